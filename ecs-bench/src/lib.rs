@@ -1,0 +1,1 @@
+//! Benchmarks for `ecs-core`: criterion benches in `benches/`, shared workload data here.

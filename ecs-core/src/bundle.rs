@@ -1,0 +1,94 @@
+//! Bundles: the set of components given to `spawn` and `insert_bundle` in one go.
+
+use crate::component::Component;
+use crate::entity::Entity;
+use crate::storage::Storages;
+
+/// One component, or a tuple of 0 to 16 bundles, given to
+/// [`World::spawn`](crate::World::spawn) or [`World::insert_bundle`](crate::World::insert_bundle).
+///
+/// Tuples nest, so `((A, B), C)` is a bundle too. If a type appears twice, the
+/// later value wins and the earlier one is dropped. The trait is implemented
+/// for you; it cannot be implemented outside this crate.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct A(u8);
+/// #[derive(Component)]
+/// struct B(u8);
+///
+/// fn spawn_pair(world: &mut World, pair: impl Bundle) -> Entity {
+///     world.spawn(pair)
+/// }
+///
+/// let mut world = World::new();
+/// let e = spawn_pair(&mut world, (A(1), B(2)));
+/// let empty = world.spawn(());
+/// assert!(world.contains::<A>(e) && world.contains::<B>(e));
+/// assert_eq!(world.components_of(empty)?.count(), 0);
+/// # Ok::<(), Error>(())
+/// ```
+pub trait Bundle: sealed::WriteBundle + Send + Sync + 'static {}
+
+pub(crate) mod sealed {
+    use super::*;
+
+    /// How a bundle writes itself into storages. Hidden so that a bundle can only
+    /// do what the world expects: insert components for a live entity.
+    pub trait WriteBundle {
+        /// Makes room for `additional` more entities in every storage this bundle touches.
+        fn reserve(storages: &mut Storages, additional: usize);
+        /// Inserts every component for the live `entity`, dropping values it replaces.
+        fn write(self, storages: &mut Storages, entity: Entity);
+    }
+}
+
+impl<T: Component> Bundle for T {}
+
+impl<T: Component> sealed::WriteBundle for T {
+    #[inline]
+    fn reserve(storages: &mut Storages, additional: usize) {
+        storages.get_or_create::<T>().reserve(additional);
+    }
+
+    #[inline]
+    fn write(self, storages: &mut Storages, entity: Entity) {
+        storages.get_or_create::<T>().insert(entity, self);
+    }
+}
+
+macro_rules! tuple_bundle {
+    ($($name:ident),*) => {
+        impl<$($name: Bundle),*> Bundle for ($($name,)*) {}
+
+        impl<$($name: Bundle),*> sealed::WriteBundle for ($($name,)*) {
+            #[inline]
+            #[allow(unused_variables, reason = "the empty tuple uses neither argument")]
+            fn reserve(storages: &mut Storages, additional: usize) {
+                $($name::reserve(storages, additional);)*
+            }
+
+            #[inline]
+            #[allow(unused_variables, reason = "the empty tuple uses neither argument")]
+            fn write(self, storages: &mut Storages, entity: Entity) {
+                #[allow(non_snake_case, reason = "bindings are named after their type parameters")]
+                let ($($name,)*) = self;
+                $($name.write(storages, entity);)*
+            }
+        }
+    };
+}
+
+macro_rules! all_tuples {
+    ($mac:ident: $first:ident $(, $rest:ident)*) => {
+        $mac!($first $(, $rest)*);
+        all_tuples!($mac: $($rest),*);
+    };
+    ($mac:ident:) => {
+        $mac!();
+    };
+}
+
+all_tuples!(tuple_bundle: B15, B14, B13, B12, B11, B10, B9, B8, B7, B6, B5, B4, B3, B2, B1, B0);

@@ -1,0 +1,86 @@
+//! The error type of every fallible world operation.
+
+use core::fmt;
+
+use crate::component::ShortName;
+use crate::entity::Entity;
+
+/// What went wrong when a world was asked to do something with an entity.
+///
+/// Every variant names the entity as `Debug` prints it (`5v2`), and `Display`
+/// says in plain words what happened.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component, Debug)]
+/// struct Position(f32, f32);
+///
+/// let mut world = World::new();
+/// let e = world.spawn(());
+/// let err = world.get::<Position>(e).unwrap_err();
+/// assert_eq!(err.to_string(), "entity 0v1 does not have component `Position`");
+///
+/// world.despawn(e)?;
+/// assert_eq!(world.despawn(e).unwrap_err().to_string(), "entity 0v1 was despawned");
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The entity existed in this world but has been despawned since.
+    Despawned {
+        /// The stale handle.
+        entity: Entity,
+    },
+    /// This world never handed out the handle: it is from another world, or made up.
+    NeverSpawned {
+        /// The unknown handle.
+        entity: Entity,
+    },
+    /// The entity is alive but does not hold the requested component.
+    MissingComponent {
+        /// The live entity.
+        entity: Entity,
+        /// The full type name of the missing component (`std::any::type_name`).
+        component: &'static str,
+    },
+}
+
+impl Error {
+    /// The entity the error is about.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.spawn(());
+    /// world.despawn(e)?;
+    /// assert_eq!(world.despawn(e).unwrap_err().entity(), e);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn entity(&self) -> Entity {
+        match *self {
+            Error::Despawned { entity }
+            | Error::NeverSpawned { entity }
+            | Error::MissingComponent { entity, .. } => entity,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Despawned { entity } => write!(f, "entity {entity:?} was despawned"),
+            Error::NeverSpawned { entity } => {
+                write!(f, "entity {entity:?} was never spawned in this world")
+            }
+            Error::MissingComponent { entity, component } => write!(
+                f,
+                "entity {entity:?} does not have component `{}`",
+                ShortName(component)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

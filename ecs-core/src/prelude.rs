@@ -1,0 +1,14 @@
+//! Everything a game needs, in one import: `use ecs_core::prelude::*;`.
+//!
+//! ```
+//! use ecs_core::prelude::*;
+//!
+//! #[derive(Component)]
+//! struct Position(f32, f32);
+//!
+//! let mut world = World::new();
+//! let e: Entity = world.spawn(Position(0.0, 0.0));
+//! let _: Result<&Position, Error> = world.get::<Position>(e);
+//! ```
+
+pub use crate::{Bundle, Component, Entity, EntityMut, EntityRef, Error, World};

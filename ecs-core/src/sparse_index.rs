@@ -1,0 +1,127 @@
+//! The paged sparse array of a sparse set: entity index -> (version, dense position).
+
+use crate::entity::Entity;
+
+/// log2 of the number of slots in one page.
+pub(crate) const PAGE_BITS: u32 = 12;
+/// Slots per page: 4096 slots of 8 bytes, 32 KiB.
+pub(crate) const PAGE_LEN: usize = 1 << PAGE_BITS;
+const PAGE_MASK: usize = PAGE_LEN - 1;
+
+/// One page of slots. A slot packs `(version << 32) | dense`; 0 is empty, which
+/// no occupied slot can be because versions start at 1.
+type Page = [u64; PAGE_LEN];
+
+/// Maps entity indices to dense positions, allocating pages of 4096 slots on first use.
+///
+/// A slot also stores the version of the entity it maps, so a lookup answers
+/// "is this exact entity here, and where" from the slot alone, without reading
+/// the dense entity array.
+///
+/// Invariant: a non-empty slot for index `i` holds the version of the entity with
+/// index `i` that its sparse set holds, and that entity's dense position.
+#[derive(Default)]
+pub(crate) struct SparseIndex {
+    pages: Vec<Option<Box<Page>>>,
+}
+
+#[inline]
+fn pack(entity: Entity, dense: u32) -> u64 {
+    (u64::from(entity.version()) << 32) | u64::from(dense)
+}
+
+impl SparseIndex {
+    /// The dense position of `entity`, if this exact entity (index and version) is mapped.
+    #[inline]
+    pub(crate) fn get(&self, entity: Entity) -> Option<usize> {
+        let index = entity.index() as usize;
+        let page = self.pages.get(index >> PAGE_BITS)?.as_deref()?;
+        let slot = page[index & PAGE_MASK];
+        if (slot >> 32) as u32 == entity.version() {
+            Some(slot as u32 as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Maps `entity` to `dense`, allocating its page if needed.
+    pub(crate) fn insert(&mut self, entity: Entity, dense: u32) {
+        let index = entity.index() as usize;
+        let page_index = index >> PAGE_BITS;
+        if page_index >= self.pages.len() {
+            self.pages.resize_with(page_index + 1, || None);
+        }
+        let page = self.pages[page_index].get_or_insert_with(new_page);
+        page[index & PAGE_MASK] = pack(entity, dense);
+    }
+
+    /// Moves an already mapped `entity` to `dense`.
+    #[inline]
+    pub(crate) fn set_dense(&mut self, entity: Entity, dense: u32) {
+        let index = entity.index() as usize;
+        let slot = self.slot_mut(index);
+        debug_assert_eq!((*slot >> 32) as u32, entity.version());
+        *slot = pack(entity, dense);
+    }
+
+    /// Unmaps the entity with `index`.
+    #[inline]
+    pub(crate) fn remove(&mut self, index: u32) {
+        *self.slot_mut(index as usize) = 0;
+    }
+
+    fn slot_mut(&mut self, index: usize) -> &mut u64 {
+        let page = self.pages[index >> PAGE_BITS]
+            .as_deref_mut()
+            .expect("sparse slot on a page that was never allocated");
+        &mut page[index & PAGE_MASK]
+    }
+}
+
+fn new_page() -> Box<Page> {
+    // A zeroed `Vec<u64>` comes straight from the allocator's zeroed memory.
+    vec![0u64; PAGE_LEN]
+        .into_boxed_slice()
+        .try_into()
+        .expect("a page has PAGE_LEN slots")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::num::NonZeroU32;
+
+    fn e(index: u32, version: u32) -> Entity {
+        Entity::new(index, NonZeroU32::new(version).unwrap())
+    }
+
+    #[test]
+    fn lookup_checks_the_version() {
+        let mut sparse = SparseIndex::default();
+        sparse.insert(e(3, 2), 7);
+        assert_eq!(sparse.get(e(3, 2)), Some(7));
+        assert_eq!(sparse.get(e(3, 1)), None);
+        assert_eq!(sparse.get(e(3, 3)), None);
+        assert_eq!(sparse.get(e(4, 2)), None);
+    }
+
+    #[test]
+    fn pages_are_allocated_only_where_used() {
+        let mut sparse = SparseIndex::default();
+        sparse.insert(e(10 * PAGE_LEN as u32 + 5, 1), 0);
+        assert_eq!(sparse.pages.iter().flatten().count(), 1);
+        assert_eq!(sparse.get(e(5, 1)), None);
+        assert_eq!(sparse.get(e(u32::MAX, 1)), None);
+    }
+
+    #[test]
+    fn remove_and_move() {
+        let mut sparse = SparseIndex::default();
+        sparse.insert(e(1, 1), 0);
+        sparse.insert(e(2, 1), 1);
+        sparse.set_dense(e(2, 1), 0);
+        sparse.remove(1);
+        assert_eq!(sparse.get(e(1, 1)), None);
+        assert_eq!(sparse.get(e(2, 1)), Some(0));
+    }
+}

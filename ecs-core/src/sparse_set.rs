@@ -1,0 +1,187 @@
+//! One component type's storage: a sparse index over dense, parallel arrays.
+
+use crate::entity::Entity;
+use crate::sparse_index::SparseIndex;
+
+/// The storage of one component type.
+///
+/// ```text
+///  sparse (paged, by entity index)      dense, same order in both arrays
+///  [ 0: - ][ 1: v1@0 ][ 2: - ][ 3: v2@1 ] entities: [ 1v1, 3v2 ]
+///                                         data:     [ A,   B   ]
+/// ```
+///
+/// Inserting appends to the dense arrays; removing moves the last element into
+/// the hole, so both are O(1) and no other entity's component moves anywhere
+/// else. Iteration walks the dense arrays, which are contiguous. A zero-sized
+/// `T` (a tag) makes `data` a `Vec` that never allocates.
+///
+/// Invariants, kept by every method:
+/// - `entities.len() == data.len()`;
+/// - for every `i < entities.len()`, `sparse.get(entities[i]) == Some(i)`;
+/// - the sparse index maps no entity that is not in `entities`.
+pub(crate) struct SparseSet<T> {
+    sparse: SparseIndex,
+    entities: Vec<Entity>,
+    data: Vec<T>,
+}
+
+impl<T> Default for SparseSet<T> {
+    fn default() -> Self {
+        Self {
+            sparse: SparseIndex::default(),
+            entities: Vec::new(),
+            data: Vec::new(),
+        }
+    }
+}
+
+impl<T> SparseSet<T> {
+    /// Whether `entity` (index and version) holds this component.
+    #[inline]
+    pub(crate) fn contains(&self, entity: Entity) -> bool {
+        self.sparse.get(entity).is_some()
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, entity: Entity) -> Option<&T> {
+        let dense = self.sparse.get(entity)?;
+        Some(&self.data[dense])
+    }
+
+    #[inline]
+    pub(crate) fn get_mut(&mut self, entity: Entity) -> Option<&mut T> {
+        let dense = self.sparse.get(entity)?;
+        Some(&mut self.data[dense])
+    }
+
+    /// Adds `value` for `entity`, or replaces the value it has and returns the old one.
+    pub(crate) fn insert(&mut self, entity: Entity, value: T) -> Option<T> {
+        if let Some(dense) = self.sparse.get(entity) {
+            return Some(core::mem::replace(&mut self.data[dense], value));
+        }
+        let dense =
+            u32::try_from(self.entities.len()).expect("a sparse set holds at most 2^32 components");
+        // Grow both arrays before touching the index, so an allocation failure
+        // leaves the set unchanged.
+        self.entities.reserve(1);
+        self.data.reserve(1);
+        self.sparse.insert(entity, dense);
+        self.entities.push(entity);
+        self.data.push(value);
+        None
+    }
+
+    /// Removes `entity`'s component and returns it; the last element fills the hole.
+    pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
+        let dense = self.sparse.get(entity)?;
+        self.sparse.remove(entity.index());
+        self.entities.swap_remove(dense);
+        let value = self.data.swap_remove(dense);
+        if let Some(&moved) = self.entities.get(dense) {
+            self.sparse.set_dense(moved, dense as u32);
+        }
+        Some(value)
+    }
+
+    /// Removes every component. Values are dropped after the index is emptied,
+    /// so a panicking `Drop` leaves a consistent, empty set behind.
+    pub(crate) fn clear(&mut self) {
+        for entity in self.entities.drain(..) {
+            self.sparse.remove(entity.index());
+        }
+        self.data.clear();
+    }
+
+    /// Reserves room for `additional` more components.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.entities.reserve(additional);
+        self.data.reserve(additional);
+    }
+
+    /// The entities holding this component, in dense order.
+    #[cfg(test)]
+    #[inline]
+    pub(crate) fn entities(&self) -> &[Entity] {
+        &self.entities
+    }
+
+    /// Checks every invariant listed on the type; used by tests.
+    #[cfg(test)]
+    pub(crate) fn assert_invariants(&self) {
+        assert_eq!(self.entities.len(), self.data.len());
+        for (i, &e) in self.entities.iter().enumerate() {
+            assert_eq!(self.sparse.get(e), Some(i), "sparse slot of {e:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::num::NonZeroU32;
+
+    fn e(index: u32) -> Entity {
+        Entity::new(index, NonZeroU32::MIN)
+    }
+
+    #[test]
+    fn insert_appends_and_replace_returns_old() {
+        let mut set = SparseSet::default();
+        assert_eq!(set.insert(e(5), "a"), None);
+        assert_eq!(set.insert(e(2), "b"), None);
+        assert_eq!(set.insert(e(5), "c"), Some("a"));
+        assert_eq!(set.entities(), &[e(5), e(2)]);
+        assert_eq!(set.data, ["c", "b"]);
+        set.assert_invariants();
+    }
+
+    #[test]
+    fn remove_swaps_last_into_hole() {
+        let mut set = SparseSet::default();
+        for i in 0..4 {
+            set.insert(e(i), i * 10);
+        }
+        assert_eq!(set.remove(e(1)), Some(10));
+        assert_eq!(set.entities(), &[e(0), e(3), e(2)]);
+        assert_eq!(set.get(e(3)), Some(&30));
+        assert_eq!(set.remove(e(1)), None);
+        assert_eq!(set.remove(e(2)), Some(20));
+        set.assert_invariants();
+    }
+
+    #[test]
+    fn stale_versions_are_not_found() {
+        let mut set = SparseSet::default();
+        set.insert(e(1), 1u8);
+        let newer = Entity::new(1, NonZeroU32::new(2).unwrap());
+        assert!(!set.contains(newer));
+        assert_eq!(set.remove(newer), None);
+        assert_eq!(set.entities.len(), 1);
+    }
+
+    #[test]
+    fn tags_store_no_data() {
+        struct Tag;
+        let mut set = SparseSet::default();
+        for i in 0..1000 {
+            set.insert(e(i), Tag);
+        }
+        assert_eq!(
+            set.data.capacity(),
+            usize::MAX,
+            "a Vec of a ZST never allocates"
+        );
+        assert_eq!(set.entities.len(), 1000);
+    }
+
+    #[test]
+    fn clear_empties_index() {
+        let mut set = SparseSet::default();
+        set.insert(e(1), String::from("x"));
+        set.clear();
+        assert!(!set.contains(e(1)));
+        assert!(set.entities.is_empty() && set.data.is_empty());
+        set.assert_invariants();
+    }
+}

@@ -1,0 +1,473 @@
+//! The world: entities, and one storage per component type.
+
+use core::fmt;
+use std::panic::{self, AssertUnwindSafe};
+
+use crate::bundle::Bundle;
+use crate::component::{Component, ComponentInfo};
+use crate::entity::{Entities, Entity};
+use crate::entity_ref::{EntityMut, EntityRef};
+use crate::error::Error;
+use crate::storage::Storages;
+
+/// A container of entities and their components.
+///
+/// Each component type lives in its own sparse set; spawning, inserting and
+/// removing are O(1) and never move another entity's data. Worlds are
+/// independent values: create as many as you like, on any thread (`World` is
+/// `Send + Sync`), and nothing is global.
+///
+/// Every method that takes an [`Entity`] checks it: a despawned handle, one
+/// this world never handed out, or one made up from bits gives an
+/// [`Error`], never another entity's data and never a panic.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component, Debug, PartialEq)]
+/// struct Position { x: f32, y: f32 }
+/// #[derive(Component)]
+/// struct Frozen;
+///
+/// let mut world = World::new();
+/// let e = world.spawn(Position { x: 0.0, y: 0.0 });
+/// world.insert(e, Frozen)?;
+/// world.get_mut::<Position>(e)?.x = 2.0;
+/// assert_eq!(world.get::<Position>(e)?, &Position { x: 2.0, y: 0.0 });
+/// world.remove::<Frozen>(e)?;
+/// world.despawn(e)?;
+/// assert!(!world.is_alive(e));
+/// assert_eq!(world.get::<Position>(e).unwrap_err().to_string(), "entity 0v1 was despawned");
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Default)]
+pub struct World {
+    entities: Entities,
+    storages: Storages,
+}
+
+impl World {
+    /// An empty world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let world = World::new();
+    /// assert!(world.is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Creates an entity holding the components of `bundle`: one component, a
+    /// tuple of up to 16, or `()` for an empty entity.
+    ///
+    /// The first entity of a world is `0v1`; despawned slots are reused with a
+    /// higher version.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    /// #[derive(Component)]
+    /// struct Enemy;
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn((Health(10), Enemy));
+    /// assert_eq!(world.get::<Health>(e)?.0, 10);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
+        let entity = self.entities.alloc();
+        bundle.write(&mut self.storages, entity);
+        entity
+    }
+
+    /// Spawns one entity per bundle of `bundles`, reserving room once from the
+    /// iterator's size hint, and returns their ids in order.
+    ///
+    /// If the iterator panics, the entities spawned before the panic stay spawned.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    ///
+    /// let mut world = World::new();
+    /// let ids = world.spawn_batch((0..100).map(|i| Position(i as f32)));
+    /// assert_eq!(ids.len(), 100);
+    /// assert_eq!(world.get::<Position>(ids[7])?.0, 7.0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn spawn_batch<B, I>(&mut self, bundles: I) -> Vec<Entity>
+    where
+        B: Bundle,
+        I: IntoIterator<Item = B>,
+    {
+        let bundles = bundles.into_iter();
+        let additional = bundles.size_hint().0;
+        self.entities.reserve(additional);
+        B::reserve(&mut self.storages, additional);
+        let mut spawned = Vec::with_capacity(additional);
+        for bundle in bundles {
+            spawned.push(self.spawn(bundle));
+        }
+        spawned
+    }
+
+    /// Gives `entity` the component `component`, returning the value it
+    /// replaces, if any.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(());
+    /// assert_eq!(world.insert(e, Health(3))?, None);
+    /// assert_eq!(world.insert(e, Health(5))?, Some(Health(3)));
+    /// world.despawn(e)?;
+    /// assert!(world.insert(e, Health(1)).is_err());
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn insert<T: Component>(
+        &mut self,
+        entity: Entity,
+        component: T,
+    ) -> Result<Option<T>, Error> {
+        self.entities.check(entity)?;
+        Ok(self.storages.get_or_create::<T>().insert(entity, component))
+    }
+
+    /// Gives `entity` every component of `bundle`; values it replaces are dropped.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct A;
+    /// #[derive(Component)]
+    /// struct B;
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(());
+    /// world.insert_bundle(e, (A, B))?;
+    /// assert!(world.contains::<A>(e) && world.contains::<B>(e));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
+        self.entities.check(entity)?;
+        bundle.write(&mut self.storages, entity);
+        Ok(())
+    }
+
+    /// Takes `T` away from `entity` and returns it.
+    ///
+    /// Fails when `entity` is not alive or does not have a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Debug, PartialEq)]
+    /// struct Shield(u32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Shield(4));
+    /// assert_eq!(world.remove::<Shield>(e)?, Shield(4));
+    /// assert_eq!(
+    ///     world.remove::<Shield>(e).unwrap_err().to_string(),
+    ///     "entity 0v1 does not have component `Shield`"
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
+        self.entities.check(entity)?;
+        self.storages
+            .get_mut::<T>()
+            .and_then(|set| set.remove(entity))
+            .ok_or_else(|| missing::<T>(entity))
+    }
+
+    /// Whether `entity` is alive and has a `T`. False for dead or unknown entities.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Frozen;
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Frozen);
+    /// assert!(world.contains::<Frozen>(e));
+    /// world.despawn(e)?;
+    /// assert!(!world.contains::<Frozen>(e));
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn contains<T: Component>(&self, entity: Entity) -> bool {
+        // A storage only maps live entities, with their current version.
+        self.storages
+            .get::<T>()
+            .is_some_and(|set| set.contains(entity))
+    }
+
+    /// A shared reference to `entity`'s `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Name(&'static str);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Name("hero"));
+    /// assert_eq!(world.get::<Name>(e)?.0, "hero");
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn get<T: Component>(&self, entity: Entity) -> Result<&T, Error> {
+        match self.storages.get::<T>().and_then(|set| set.get(entity)) {
+            Some(value) => Ok(value),
+            None => Err(lookup_error::<T>(&self.entities, entity)),
+        }
+    }
+
+    /// A mutable reference to `entity`'s `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(10));
+    /// world.get_mut::<Health>(e)?.0 -= 3;
+    /// assert_eq!(world.get::<Health>(e)?.0, 7);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Result<&mut T, Error> {
+        match self
+            .storages
+            .get_mut::<T>()
+            .and_then(|set| set.get_mut(entity))
+        {
+            Some(value) => Ok(value),
+            None => Err(lookup_error::<T>(&self.entities, entity)),
+        }
+    }
+
+    /// Despawns `entity`: removes it from every storage and frees its slot.
+    ///
+    /// Its handle, and every copy of it, is stale from now on.
+    /// If a component's `Drop` panics, the entity is still fully despawned
+    /// and the other components are still dropped before the panic resumes.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1));
+    /// world.despawn(e)?;
+    /// assert!(!world.is_alive(e));
+    /// assert_eq!(world.despawn(e).unwrap_err(), Error::Despawned { entity: e });
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
+        self.entities.check(entity)?;
+        let mut first_panic = None;
+        for set in self.storages.erased_mut() {
+            // The set is consistent before the value is dropped, so a panic in
+            // `Drop` only has to be carried past the remaining storages.
+            if let Err(payload) =
+                panic::catch_unwind(AssertUnwindSafe(|| set.remove_and_drop(entity)))
+            {
+                first_panic.get_or_insert(payload);
+            }
+        }
+        self.entities.free(entity)?;
+        if let Some(payload) = first_panic {
+            panic::resume_unwind(payload);
+        }
+        Ok(())
+    }
+
+    /// Whether `entity` is alive in this world.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let e = world.spawn(());
+    /// assert!(world.is_alive(e));
+    /// assert!(!World::new().is_alive(Entity::from_bits(1 << 32 | 9).unwrap()));
+    /// ```
+    #[inline]
+    pub fn is_alive(&self, entity: Entity) -> bool {
+        self.entities.is_alive(entity)
+    }
+
+    /// Number of live entities.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// world.spawn(());
+    /// world.spawn(());
+    /// assert_eq!(world.len(), 2);
+    /// ```
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Whether the world has no live entity.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// assert!(World::new().is_empty());
+    /// ```
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Despawns every entity. Every handle handed out so far becomes stale;
+    /// the storages keep their memory for reuse.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Tag;
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Tag);
+    /// world.clear();
+    /// assert!(world.is_empty() && !world.is_alive(e));
+    /// assert_eq!(world.spawn(()).version(), 2);
+    /// ```
+    pub fn clear(&mut self) {
+        let mut first_panic = None;
+        for set in self.storages.erased_mut() {
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| set.clear())) {
+                first_panic.get_or_insert(payload);
+            }
+        }
+        self.entities.free_all();
+        if let Some(payload) = first_panic {
+            panic::resume_unwind(payload);
+        }
+    }
+
+    /// A read-only handle to a live entity.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Name(&'static str);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Name("hero"));
+    /// let hero = world.entity(e)?;
+    /// assert_eq!(hero.get::<Name>()?.0, "hero");
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn entity(&self, entity: Entity) -> Result<EntityRef<'_>, Error> {
+        self.entities.check(entity)?;
+        Ok(EntityRef::new(self, entity))
+    }
+
+    /// A read-write handle to a live entity.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(());
+    /// let mut handle = world.entity_mut(e)?;
+    /// handle.insert(Health(3));
+    /// handle.get_mut::<Health>()?.0 += 1;
+    /// handle.despawn();
+    /// assert!(!world.is_alive(e));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn entity_mut(&mut self, entity: Entity) -> Result<EntityMut<'_>, Error> {
+        self.entities.check(entity)?;
+        Ok(EntityMut::new(self, entity))
+    }
+
+    /// The component types `entity` holds, in the order the world first saw them.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32, f32);
+    /// #[derive(Component)]
+    /// struct Frozen;
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn((Position(1.0, 2.0), Frozen));
+    /// let held: Vec<_> = world.components_of(e)?.map(|c| (c.name(), c.size())).collect();
+    /// assert_eq!(held, [("Position", 8), ("Frozen", 0)]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn components_of(
+        &self,
+        entity: Entity,
+    ) -> Result<impl Iterator<Item = &ComponentInfo> + '_, Error> {
+        self.entities.check(entity)?;
+        Ok(self
+            .storages
+            .erased()
+            .filter(move |(_, set)| set.contains(entity))
+            .map(|(id, _)| self.storages.info(id)))
+    }
+
+    #[cfg(test)]
+    pub(crate) fn entities_mut(&mut self) -> &mut Entities {
+        &mut self.entities
+    }
+
+    /// Checks the invariants that tie storages to the allocator.
+    #[cfg(test)]
+    pub(crate) fn assert_invariants(&self) {
+        for (id, set) in self.storages.erased() {
+            set.assert_invariants();
+            for &entity in set.entities() {
+                assert!(
+                    self.is_alive(entity),
+                    "storage of {} holds dead entity {entity:?}",
+                    self.storages.info(id).name()
+                );
+            }
+        }
+    }
+}
+
+/// The error for a failed lookup of `T` on `entity`: dead, unknown, or missing `T`.
+#[cold]
+fn lookup_error<T: Component>(entities: &Entities, entity: Entity) -> Error {
+    match entities.check(entity) {
+        Err(dead) => dead,
+        Ok(()) => missing::<T>(entity),
+    }
+}
+
+#[cold]
+pub(crate) fn missing<T: Component>(entity: Entity) -> Error {
+    Error::MissingComponent {
+        entity,
+        component: core::any::type_name::<T>(),
+    }
+}
+
+impl fmt::Debug for World {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("World")
+            .field("entities", &self.len())
+            .field("component_types", &self.storages.erased().count())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests;
