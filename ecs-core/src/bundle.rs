@@ -63,17 +63,19 @@ macro_rules! tuple_bundle {
     ($($name:ident),*) => {
         impl<$($name: Bundle),*> Bundle for ($($name,)*) {}
 
+        #[allow(
+            unused_variables,
+            non_snake_case,
+            reason = "the empty tuple uses no argument, and bindings are named after type parameters"
+        )]
         impl<$($name: Bundle),*> sealed::WriteBundle for ($($name,)*) {
             #[inline]
-            #[allow(unused_variables, reason = "the empty tuple uses neither argument")]
             fn reserve(storages: &mut Storages, additional: usize) {
                 $($name::reserve(storages, additional);)*
             }
 
             #[inline]
-            #[allow(unused_variables, reason = "the empty tuple uses neither argument")]
             fn write(self, storages: &mut Storages, entity: Entity) {
-                #[allow(non_snake_case, reason = "bindings are named after their type parameters")]
                 let ($($name,)*) = self;
                 $($name.write(storages, entity);)*
             }
@@ -81,14 +83,4 @@ macro_rules! tuple_bundle {
     };
 }
 
-macro_rules! all_tuples {
-    ($mac:ident: $first:ident $(, $rest:ident)*) => {
-        $mac!($first $(, $rest)*);
-        all_tuples!($mac: $($rest),*);
-    };
-    ($mac:ident:) => {
-        $mac!();
-    };
-}
-
-all_tuples!(tuple_bundle: B15, B14, B13, B12, B11, B10, B9, B8, B7, B6, B5, B4, B3, B2, B1, B0);
+crate::macros::all_tuples!(tuple_bundle: B15, B14, B13, B12, B11, B10, B9, B8, B7, B6, B5, B4, B3, B2, B1, B0);

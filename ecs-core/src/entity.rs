@@ -252,6 +252,13 @@ impl Entities {
         })
     }
 
+    /// Every live entity, in index order.
+    pub(crate) fn iter_alive(&self) -> AliveIter<'_> {
+        AliveIter {
+            slots: self.slots.iter().enumerate(),
+        }
+    }
+
     /// Number of live entities.
     #[inline]
     pub(crate) fn len(&self) -> usize {
@@ -272,6 +279,27 @@ impl Entities {
         assert!(slot.alive && slot.version == entity.version);
         slot.version = version;
         Entity::new(entity.index(), version)
+    }
+}
+
+/// The live entities of an allocator, in index order.
+#[derive(Clone)]
+pub(crate) struct AliveIter<'a> {
+    slots: core::iter::Enumerate<core::slice::Iter<'a, Slot>>,
+}
+
+impl Iterator for AliveIter<'_> {
+    type Item = Entity;
+
+    #[inline]
+    fn next(&mut self) -> Option<Entity> {
+        self.slots
+            .find(|(_, slot)| slot.alive)
+            .map(|(index, slot)| Entity::new(index as u32, slot.version))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, self.slots.size_hint().1)
     }
 }
 

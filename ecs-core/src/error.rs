@@ -45,24 +45,51 @@ pub enum Error {
         /// The full type name of the missing component (`std::any::type_name`).
         component: &'static str,
     },
+    /// The entity holds a component that a query excludes with `Without`.
+    ExcludedComponent {
+        /// The live entity.
+        entity: Entity,
+        /// The full type name of the excluded component.
+        component: &'static str,
+    },
+    /// The entity does not pass a query filter such as `Or<(..)>`.
+    FilteredOut {
+        /// The live entity.
+        entity: Entity,
+        /// The full type name of the filter.
+        filter: &'static str,
+    },
+    /// `single` found no matching entity.
+    NoMatch {
+        /// The full type name of the query's fetch.
+        query: &'static str,
+    },
+    /// `single` found more than one matching entity.
+    MultipleMatches {
+        /// The full type name of the query's fetch.
+        query: &'static str,
+    },
 }
 
 impl Error {
-    /// The entity the error is about.
+    /// The entity the error is about, if it is about one.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
     /// let mut world = World::new();
     /// let e = world.spawn(());
     /// world.despawn(e)?;
-    /// assert_eq!(world.despawn(e).unwrap_err().entity(), e);
+    /// assert_eq!(world.despawn(e).unwrap_err().entity(), Some(e));
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn entity(&self) -> Entity {
+    pub fn entity(&self) -> Option<Entity> {
         match *self {
             Error::Despawned { entity }
             | Error::NeverSpawned { entity }
-            | Error::MissingComponent { entity, .. } => entity,
+            | Error::MissingComponent { entity, .. }
+            | Error::ExcludedComponent { entity, .. }
+            | Error::FilteredOut { entity, .. } => Some(entity),
+            Error::NoMatch { .. } | Error::MultipleMatches { .. } => None,
         }
     }
 }
@@ -78,6 +105,24 @@ impl fmt::Display for Error {
                 f,
                 "entity {entity:?} does not have component `{}`",
                 ShortName(component)
+            ),
+            Error::ExcludedComponent { entity, component } => write!(
+                f,
+                "entity {entity:?} has component `{}`, which the query excludes",
+                ShortName(component)
+            ),
+            Error::FilteredOut { entity, filter } => write!(
+                f,
+                "entity {entity:?} does not pass the query filter `{}`",
+                ShortName(filter)
+            ),
+            Error::NoMatch { query } => {
+                write!(f, "no entity matches the query `{}`", ShortName(query))
+            }
+            Error::MultipleMatches { query } => write!(
+                f,
+                "more than one entity matches the query `{}`, which expected exactly one",
+                ShortName(query)
             ),
         }
     }

@@ -20,7 +20,9 @@ mod component;
 mod entity;
 mod entity_ref;
 mod error;
+mod macros;
 pub mod prelude;
+pub mod query;
 mod sparse_index;
 mod sparse_set;
 mod storage;
@@ -28,10 +30,11 @@ mod world;
 
 pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo};
-pub use ecs_derive::Component;
+pub use ecs_derive::{Component, Query};
 pub use entity::Entity;
 pub use entity_ref::{EntityMut, EntityRef};
 pub use error::Error;
+pub use query::Query;
 pub use world::World;
 
 /// Proof, checked at compile time, that worlds and ids cross threads.

@@ -25,6 +25,13 @@ pub(crate) struct SparseIndex {
     pages: Vec<Option<Box<Page>>>,
 }
 
+impl SparseIndex {
+    /// An index that maps nothing.
+    pub(crate) const fn new() -> Self {
+        Self { pages: Vec::new() }
+    }
+}
+
 #[inline]
 fn pack(entity: Entity, dense: u32) -> u64 {
     (u64::from(entity.version()) << 32) | u64::from(dense)

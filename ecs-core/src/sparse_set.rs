@@ -1,5 +1,7 @@
 //! One component type's storage: a sparse index over dense, parallel arrays.
 
+use core::ptr::{NonNull, addr_of_mut};
+
 use crate::entity::Entity;
 use crate::sparse_index::SparseIndex;
 
@@ -100,10 +102,40 @@ impl<T> SparseSet<T> {
     }
 
     /// The entities holding this component, in dense order.
-    #[cfg(test)]
     #[inline]
     pub(crate) fn entities(&self) -> &[Entity] {
         &self.entities
+    }
+
+    /// The components, in the same order as [`entities`](Self::entities).
+    #[inline]
+    pub(crate) fn data(&self) -> &[T] {
+        &self.data
+    }
+
+    /// The index that maps entities to dense positions.
+    #[inline]
+    pub(crate) fn sparse(&self) -> &SparseIndex {
+        &self.sparse
+    }
+
+    /// Splits a set into shared views of its index and entities and a writable
+    /// pointer to its data, touching no field but the one each part comes from.
+    ///
+    /// # Safety
+    /// `set` points at a live `SparseSet<T>` whose index and entity array no one
+    /// writes during `'a`, and whose data no one else references during `'a`.
+    #[inline]
+    pub(crate) unsafe fn split_for_write<'a>(
+        set: *mut Self,
+    ) -> (&'a SparseIndex, &'a [Entity], NonNull<T>) {
+        // SAFETY: each place projection stays inside the live set (caller's
+        // contract); the `&mut` to the data vector is transient and unique
+        // because no one else references the data.
+        unsafe {
+            let data = NonNull::new_unchecked((*addr_of_mut!((*set).data)).as_mut_ptr());
+            (&(*set).sparse, &(*set).entities, data)
+        }
     }
 
     /// Checks every invariant listed on the type; used by tests.

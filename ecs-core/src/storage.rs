@@ -2,6 +2,7 @@
 
 use core::any::{Any, TypeId};
 use core::hash::{BuildHasherDefault, Hasher};
+use core::ptr::NonNull;
 use std::collections::HashMap;
 
 use crate::component::{Component, ComponentId, ComponentInfo};
@@ -62,17 +63,76 @@ impl Hasher for TypeIdHasher {
     }
 }
 
+/// An owned, type-erased sparse set, reached through a raw pointer.
+///
+/// The world keeps its storages behind raw pointers rather than `Box`es so that
+/// a query can hold pointers into several storages at once, each derived from
+/// the allocation itself, without reborrowing the container for every one.
+///
+/// Invariants:
+/// - `ptr` comes from `Box::into_raw` of a `Box<SparseSet<T>>` for the `T` with
+///   `TypeId::of::<T>() == type_id`, and is freed exactly once, in `Drop`;
+/// - references made from `ptr` follow the borrow of the cell (shared from
+///   `&self`, exclusive from `&mut self`), except the columns of a query, which
+///   follow the borrow of the world the query was built from (see `query::Column`).
+struct StorageCell {
+    ptr: NonNull<dyn ErasedStorage>,
+    type_id: TypeId,
+}
+
+// SAFETY: the cell owns its `SparseSet<T>` exactly as a `Box` would, and
+// `ErasedStorage` requires `Send + Sync`.
+unsafe impl Send for StorageCell {}
+// SAFETY: as above; shared access only ever creates shared references.
+unsafe impl Sync for StorageCell {}
+
+impl StorageCell {
+    fn new<T: Component>() -> Self {
+        let boxed: Box<dyn ErasedStorage> = Box::new(SparseSet::<T>::default());
+        Self {
+            ptr: NonNull::from(Box::leak(boxed)),
+            type_id: TypeId::of::<T>(),
+        }
+    }
+
+    #[inline]
+    fn erased(&self) -> &dyn ErasedStorage {
+        // SAFETY: `ptr` is live until `Drop` and the shared borrow of `self` rules
+        // out an exclusive reference made from `&mut self`.
+        unsafe { self.ptr.as_ref() }
+    }
+
+    #[inline]
+    fn erased_mut(&mut self) -> &mut dyn ErasedStorage {
+        // SAFETY: `ptr` is live until `Drop`, and `&mut self` is the only way in.
+        unsafe { self.ptr.as_mut() }
+    }
+
+    /// The typed pointer, if this cell holds a `SparseSet<T>`.
+    #[inline]
+    fn typed<T: Component>(&self) -> Option<NonNull<SparseSet<T>>> {
+        (self.type_id == TypeId::of::<T>()).then(|| self.ptr.cast::<SparseSet<T>>())
+    }
+}
+
+impl Drop for StorageCell {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from `Box::leak` and is freed only here.
+        drop(unsafe { Box::from_raw(self.ptr.as_ptr()) });
+    }
+}
+
 /// Every component type a world has seen, and its storage.
 ///
 /// `pub` only so the sealed bundle trait can name it; the module is private.
 ///
-/// Invariants: `infos[i]` and `sets[i]` describe the same type, `sets[i]` is a
-/// `SparseSet<T>` for the `T` whose `TypeId` maps to `ComponentId(i)` in `ids`.
+/// Invariant: `infos[i]` and `cells[i]` describe the same type, whose `TypeId`
+/// maps to `ComponentId(i)` in `ids`.
 #[derive(Default)]
 pub struct Storages {
     ids: HashMap<TypeId, ComponentId, BuildHasherDefault<TypeIdHasher>>,
     infos: Vec<ComponentInfo>,
-    sets: Vec<Box<dyn ErasedStorage>>,
+    cells: Vec<StorageCell>,
 }
 
 impl Storages {
@@ -87,34 +147,47 @@ impl Storages {
         if let Some(id) = self.id_of::<T>() {
             return id;
         }
-        let id = ComponentId(u32::try_from(self.sets.len()).expect("too many component types"));
+        let id = ComponentId(u32::try_from(self.cells.len()).expect("too many component types"));
         self.ids.insert(TypeId::of::<T>(), id);
         self.infos.push(ComponentInfo::of::<T>(id));
-        self.sets.push(Box::new(SparseSet::<T>::default()));
+        self.cells.push(StorageCell::new::<T>());
         id
+    }
+
+    /// A raw pointer to `T`'s storage, for query columns.
+    ///
+    /// Reading through it is allowed while `self` is borrowed; writing only while
+    /// the world is borrowed exclusively by the caller (see `query::Column`).
+    #[inline]
+    pub(crate) fn ptr<T: Component>(&self) -> Option<NonNull<SparseSet<T>>> {
+        self.cells[self.id_of::<T>()?.index()].typed::<T>()
     }
 
     #[inline]
     pub(crate) fn get<T: Component>(&self) -> Option<&SparseSet<T>> {
-        let id = self.id_of::<T>()?;
-        let set: &dyn Any = &*self.sets[id.index()];
-        set.downcast_ref()
+        let ptr = self.ptr::<T>()?;
+        // SAFETY: the cell holds a live `SparseSet<T>` (checked by `typed`), and
+        // the shared borrow of `self` rules out exclusive references to it.
+        Some(unsafe { ptr.as_ref() })
     }
 
     #[inline]
     pub(crate) fn get_mut<T: Component>(&mut self) -> Option<&mut SparseSet<T>> {
-        let id = self.id_of::<T>()?;
-        let set: &mut dyn Any = &mut *self.sets[id.index()];
-        set.downcast_mut()
+        let mut ptr = self.ptr::<T>()?;
+        // SAFETY: the cell holds a live `SparseSet<T>`, and `&mut self` rules out
+        // every other reference to it.
+        Some(unsafe { ptr.as_mut() })
     }
 
     /// `T`'s storage, created empty on first use.
     #[inline]
     pub(crate) fn get_or_create<T: Component>(&mut self) -> &mut SparseSet<T> {
         let id = self.register::<T>();
-        let set: &mut dyn Any = &mut *self.sets[id.index()];
-        set.downcast_mut()
-            .expect("storage registered under T's TypeId holds a SparseSet<T>")
+        let mut ptr = self.cells[id.index()]
+            .typed::<T>()
+            .expect("the cell registered under T's TypeId holds a SparseSet<T>");
+        // SAFETY: as in `get_mut`.
+        unsafe { ptr.as_mut() }
     }
 
     /// What the world knows about the component with `id`.
@@ -124,13 +197,13 @@ impl Storages {
 
     /// Every storage, in component id order.
     pub(crate) fn erased(&self) -> impl Iterator<Item = (ComponentId, &dyn ErasedStorage)> {
-        self.sets
+        self.cells
             .iter()
             .zip(&self.infos)
-            .map(|(set, info)| (info.id(), &**set))
+            .map(|(cell, info)| (info.id(), cell.erased()))
     }
 
     pub(crate) fn erased_mut(&mut self) -> impl Iterator<Item = &mut dyn ErasedStorage> {
-        self.sets.iter_mut().map(|set| &mut **set)
+        self.cells.iter_mut().map(StorageCell::erased_mut)
     }
 }

@@ -422,6 +422,14 @@ impl World {
             .map(|(id, _)| self.storages.info(id)))
     }
 
+    pub(crate) fn storages(&self) -> &Storages {
+        &self.storages
+    }
+
+    pub(crate) fn entities(&self) -> &Entities {
+        &self.entities
+    }
+
     #[cfg(test)]
     pub(crate) fn entities_mut(&mut self) -> &mut Entities {
         &mut self.entities

@@ -1,0 +1,136 @@
+//! A query's view of one component storage: the sparse index, the dense entities, the data.
+
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+use crate::component::Component;
+use crate::entity::Entity;
+use crate::sparse_index::SparseIndex;
+use crate::sparse_set::SparseSet;
+use crate::world::World;
+
+static EMPTY_SPARSE: SparseIndex = SparseIndex::new();
+
+/// One component storage as a query sees it, for the query's lifetime `'w`.
+///
+/// The sparse index and the dense entity array are shared references: a
+/// query never changes which entities hold a component. The data is a raw
+/// pointer because a query hands out `&mut T` to distinct elements one at a
+/// time, which no single reference to the whole array could express.
+///
+/// Invariants:
+/// - `data` points at `entities.len()` initialised values of `T`, in the same
+///   order as `entities`, and `sparse` maps exactly those entities;
+/// - a column made by [`Column::exclusive`] comes from a world borrowed
+///   exclusively for `'w`; the query holding it checked (through
+///   [`Access`](super::Access)) that nothing else in it reaches `T`'s data;
+/// - a column made by [`Column::shared`] is never written through.
+pub struct Column<'w, T> {
+    sparse: &'w SparseIndex,
+    entities: &'w [Entity],
+    data: NonNull<T>,
+    _values: PhantomData<&'w T>,
+}
+
+impl<T> Clone for Column<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Column<'_, T> {}
+
+impl<'w, T: Component> Column<'w, T> {
+    /// A column that can only be read; empty if the world has no storage for `T`.
+    pub(crate) fn shared(world: &'w World) -> Self {
+        match world.storages().ptr::<T>() {
+            // SAFETY: the pointer is a live `SparseSet<T>` owned by the world,
+            // which is borrowed for `'w`; only shared references are made.
+            Some(set) => Self::from_set(unsafe { set.as_ref() }),
+            None => Self::empty(),
+        }
+    }
+
+    /// A column whose data may be written.
+    ///
+    /// # Safety
+    /// `world` must be borrowed exclusively by the caller for `'w`, and nothing
+    /// else reachable from the caller may reference `T`'s data during `'w`.
+    pub(crate) unsafe fn exclusive(world: &'w World) -> Self {
+        let Some(set) = world.storages().ptr::<T>() else {
+            return Self::empty();
+        };
+        // SAFETY: `set` is a live `SparseSet<T>` owned by the world, borrowed for
+        // `'w`; the caller guarantees that nothing else reaches its data.
+        let (sparse, entities, data) = unsafe { SparseSet::split_for_write(set.as_ptr()) };
+        Self {
+            sparse,
+            entities,
+            data,
+            _values: PhantomData,
+        }
+    }
+
+    fn from_set(set: &'w SparseSet<T>) -> Self {
+        Self {
+            sparse: set.sparse(),
+            entities: set.entities(),
+            // A shared column never writes through this pointer (type invariant).
+            data: NonNull::from(set.data()).cast::<T>(),
+            _values: PhantomData,
+        }
+    }
+
+    fn empty() -> Self {
+        Self {
+            sparse: &EMPTY_SPARSE,
+            entities: &[],
+            data: NonNull::dangling(),
+            _values: PhantomData,
+        }
+    }
+}
+
+impl<'w, T> Column<'w, T> {
+    /// The entities holding `T`, in dense order.
+    #[inline]
+    pub(crate) fn entities(&self) -> &'w [Entity] {
+        self.entities
+    }
+
+    /// The dense position of `entity`'s value, if it has one.
+    #[inline]
+    pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
+        self.sparse.get(entity)
+    }
+
+    /// Whether `entity` holds `T`.
+    #[inline]
+    pub(crate) fn contains(&self, entity: Entity) -> bool {
+        self.sparse.get(entity).is_some()
+    }
+
+    /// A shared reference to the value at `dense`.
+    ///
+    /// # Safety
+    /// `dense < self.entities().len()`, and no mutable reference to that value
+    /// is live during `'q`.
+    #[inline]
+    pub(crate) unsafe fn get<'q>(&self, dense: usize) -> &'q T {
+        debug_assert!(dense < self.entities.len());
+        // SAFETY: in bounds by the caller's contract and the type's first invariant.
+        unsafe { &*self.data.as_ptr().add(dense) }
+    }
+
+    /// A mutable reference to the value at `dense`.
+    ///
+    /// # Safety
+    /// `dense < self.entities().len()`, the column was made by
+    /// [`Column::exclusive`], and no other reference to that value is live during `'q`.
+    #[inline]
+    pub(crate) unsafe fn get_mut<'q>(&self, dense: usize) -> &'q mut T {
+        debug_assert!(dense < self.entities.len());
+        // SAFETY: in bounds, writable and unaliased by the caller's contract.
+        unsafe { &mut *self.data.as_ptr().add(dense) }
+    }
+}

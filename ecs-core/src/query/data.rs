@@ -1,0 +1,267 @@
+//! What a query fetches: the `QueryData` trait and its impls for references, options and ids.
+
+use crate::component::Component;
+use crate::entity::Entity;
+use crate::world::World;
+
+use super::access::{Access, AccessMode};
+use super::column::Column;
+
+/// Where a query's state comes from: a world borrowed for `'w`, shared or exclusively.
+///
+/// Handed to [`QueryData::state`]; only a source made from `&mut World` can
+/// build a fetch that writes.
+#[derive(Clone, Copy)]
+pub struct WorldSource<'w> {
+    world: &'w World,
+    exclusive: bool,
+}
+
+impl<'w> WorldSource<'w> {
+    /// A source for a query that borrows the world exclusively for `'w`.
+    pub(crate) fn exclusive(world: &'w mut World) -> Self {
+        Self {
+            world,
+            exclusive: true,
+        }
+    }
+
+    /// A source for a read-only query.
+    pub(crate) fn shared(world: &'w World) -> Self {
+        Self {
+            world,
+            exclusive: false,
+        }
+    }
+
+    /// The world itself.
+    pub fn world(self) -> &'w World {
+        self.world
+    }
+}
+
+/// Something a query fetches for each matching entity: `&T`, `&mut T`,
+/// `Option<F>`, [`Entity`], tuples of up to 16 fetches, or a `#[derive(Query)]` struct.
+///
+/// Write queries with the derive or with tuples; the methods of this trait are
+/// the machinery the derive generates and [`Query`](super::Query) calls.
+///
+/// # Safety
+///
+/// An implementation promises that:
+/// - [`access`](Self::access) registers every component type whose data
+///   [`fetch`](Self::fetch) reads (as `Read`) or writes (as `Write`);
+/// - `fetch` writes only through columns built by the exclusive path of
+///   [`state`](Self::state), and only for types registered as `Write`;
+/// - [`ReadOnly`](Self::ReadOnly) fetches the same entities without writing, and
+///   [`readonly_state`](Self::readonly_state) converts the state for it;
+/// - [`for_each_required`](Self::for_each_required) reports only dense entity
+///   arrays that contain every entity `fetch` returns `Some` for.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Velocity(f32);
+///
+/// let mut world = World::new();
+/// world.spawn((Position(0.0), Velocity(2.0)));
+/// world.spawn(Position(5.0));
+/// for (p, v) in world.query::<(&mut Position, Option<&Velocity>)>().iter_mut() {
+///     p.0 += v.map_or(0.0, |v| v.0);
+/// }
+/// let mut xs: Vec<f32> = world.query::<&Position>().iter().map(|p| p.0).collect();
+/// xs.sort_by(f32::total_cmp);
+/// assert_eq!(xs, [2.0, 5.0]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be fetched by a query",
+    label = "not a query fetch",
+    note = "a query fetches `&T`, `&mut T`, `Option<&T>`, `Option<&mut T>`, `Entity`, \
+            tuples of those, or a `#[derive(Query)]` struct, where `T` is a `#[derive(Component)]` type"
+)]
+pub unsafe trait QueryData {
+    /// What one matching entity yields, borrowed for `'q`.
+    type Item<'q>;
+    /// The read-only form of this fetch: `&T` for `&mut T`, itself when it never writes.
+    type ReadOnly: ReadOnlyQueryData;
+    /// Pointers into the storages this fetch uses, captured when the query is built.
+    type State<'w>: Copy;
+
+    /// Registers every component type whose data this fetch reads or writes.
+    fn access(access: &mut Access);
+
+    /// Captures the storages this fetch uses.
+    fn state<'w>(source: WorldSource<'w>) -> Self::State<'w>;
+
+    /// The same state, for the read-only form.
+    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w>;
+
+    /// Calls `f` with the dense entity array of every storage a matching entity must be in.
+    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut dyn FnMut(&'w [Entity]));
+
+    /// Fetches `entity`'s item, or `None` if it lacks a required component.
+    ///
+    /// # Safety
+    /// `entity` is alive in the world the state was built from, the state's
+    /// borrow of the world lasts for `'q`, and no other item fetched for the
+    /// same entity from a state with write access is live during `'q`.
+    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>>;
+
+    /// The full type name of the first required component `entity` lacks.
+    fn missing(state: &Self::State<'_>, entity: Entity) -> Option<&'static str>;
+}
+
+/// A [`QueryData`] that never writes: usable through a shared borrow of the world.
+///
+/// # Safety
+/// The implementation's `fetch` never writes, and `ReadOnly` is `Self`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` writes components, so it cannot be used where only reading is allowed",
+    label = "this fetch can write",
+    note = "use `&T` instead of `&mut T`, or borrow the world mutably with `World::query`"
+)]
+pub unsafe trait ReadOnlyQueryData: QueryData<ReadOnly = Self> {}
+
+// SAFETY: registers `T` as read; the column is only read; required is `T`'s storage.
+unsafe impl<'a, T: Component> QueryData for &'a T {
+    type Item<'q> = &'q T;
+    type ReadOnly = &'a T;
+    type State<'w> = Column<'w, T>;
+
+    fn access(access: &mut Access) {
+        access.add::<T>(AccessMode::Read);
+    }
+
+    fn state<'w>(source: WorldSource<'w>) -> Column<'w, T> {
+        Column::shared(source.world)
+    }
+
+    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
+        *state
+    }
+
+    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut dyn FnMut(&'w [Entity])) {
+        f(state.entities());
+    }
+
+    #[inline(always)]
+    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
+        let dense = state.dense(entity)?;
+        // SAFETY: `dense` came from the column's own index; a `Read` registration
+        // means no mutable reference to the value exists in this query.
+        Some(unsafe { state.get(dense) })
+    }
+
+    fn missing(state: &Column<'_, T>, entity: Entity) -> Option<&'static str> {
+        (!state.contains(entity)).then(core::any::type_name::<T>)
+    }
+}
+
+// SAFETY: `&T` never writes.
+unsafe impl<T: Component> ReadOnlyQueryData for &T {}
+
+// SAFETY: registers `T` as written; writes only through an exclusive column.
+unsafe impl<'a, T: Component> QueryData for &'a mut T {
+    type Item<'q> = &'q mut T;
+    type ReadOnly = &'a T;
+    type State<'w> = Column<'w, T>;
+
+    fn access(access: &mut Access) {
+        access.add::<T>(AccessMode::Write);
+    }
+
+    fn state<'w>(source: WorldSource<'w>) -> Column<'w, T> {
+        assert!(
+            source.exclusive,
+            "a query that writes `{}` was built from a shared borrow of the world",
+            core::any::type_name::<T>()
+        );
+        // SAFETY: the source is exclusive, so the world is borrowed mutably for
+        // `'w`; `Query::new` checked the access, so no other fetch reaches `T`.
+        unsafe { Column::exclusive(source.world) }
+    }
+
+    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
+        *state
+    }
+
+    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut dyn FnMut(&'w [Entity])) {
+        f(state.entities());
+    }
+
+    #[inline(always)]
+    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
+        let dense = state.dense(entity)?;
+        // SAFETY: the column is exclusive (built above), `dense` is in bounds, and
+        // the caller fetches each entity at most once while its item is live.
+        Some(unsafe { state.get_mut(dense) })
+    }
+
+    fn missing(state: &Column<'_, T>, entity: Entity) -> Option<&'static str> {
+        (!state.contains(entity)).then(core::any::type_name::<T>)
+    }
+}
+
+// SAFETY: delegates to `Q`, and matches every entity, so it requires nothing.
+unsafe impl<Q: QueryData> QueryData for Option<Q> {
+    type Item<'q> = Option<Q::Item<'q>>;
+    type ReadOnly = Option<Q::ReadOnly>;
+    type State<'w> = Q::State<'w>;
+
+    fn access(access: &mut Access) {
+        Q::access(access);
+    }
+
+    fn state<'w>(source: WorldSource<'w>) -> Q::State<'w> {
+        Q::state(source)
+    }
+
+    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
+        Q::readonly_state(state)
+    }
+
+    fn for_each_required<'w>(_: &Q::State<'w>, _: &mut dyn FnMut(&'w [Entity])) {}
+
+    #[inline(always)]
+    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
+        // SAFETY: forwarded under the caller's contract.
+        Some(unsafe { Q::fetch(state, entity) })
+    }
+
+    fn missing(_: &Q::State<'_>, _: Entity) -> Option<&'static str> {
+        None
+    }
+}
+
+// SAFETY: `Option<Q>` writes only if `Q` does.
+unsafe impl<Q: ReadOnlyQueryData> ReadOnlyQueryData for Option<Q> {}
+
+// SAFETY: touches no component data and matches every entity.
+unsafe impl QueryData for Entity {
+    type Item<'q> = Entity;
+    type ReadOnly = Entity;
+    type State<'w> = ();
+
+    fn access(_: &mut Access) {}
+
+    fn state(_: WorldSource<'_>) {}
+
+    fn readonly_state<'w>(_: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {}
+
+    fn for_each_required<'w>(_: &(), _: &mut dyn FnMut(&'w [Entity])) {}
+
+    #[inline(always)]
+    unsafe fn fetch<'q>(_: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
+        Some(entity)
+    }
+
+    fn missing(_: &(), _: Entity) -> Option<&'static str> {
+        None
+    }
+}
+
+// SAFETY: `Entity` never writes.
+unsafe impl ReadOnlyQueryData for Entity {}

@@ -1,0 +1,238 @@
+//! Which entities a query keeps: `With<T>`, `Without<T>`, `Or<(..)>` and tuples of filters.
+
+use core::marker::PhantomData;
+
+use crate::component::Component;
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::world::World;
+
+use super::column::Column;
+
+/// A condition on which components an entity holds, checked per entity.
+///
+/// Filters look only at which entities hold a type, never at its data, so a
+/// filter on `T` can sit beside a `&mut T` fetch. Tuples of filters mean
+/// "all of", [`Or`] means "any of". `Added<T>` / `Changed<T>` will join them
+/// once components carry change ticks.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Health(i32);
+/// #[derive(Component)]
+/// struct Burning;
+/// #[derive(Component)]
+/// struct Boss;
+///
+/// let mut world = World::new();
+/// let minion = world.spawn((Health(10), Burning));
+/// let boss = world.spawn((Health(99), Burning, Boss));
+/// world
+///     .query_filtered::<&mut Health, (With<Burning>, Without<Boss>)>()
+///     .iter_mut()
+///     .for_each(|h| h.0 -= 1);
+/// assert_eq!(world.get::<Health>(minion)?.0, 9);
+/// assert_eq!(world.get::<Health>(boss)?.0, 99);
+/// # Ok::<(), Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a query filter",
+    label = "not a filter",
+    note = "filters are `With<T>`, `Without<T>`, `Or<(F1, F2, ..)>` and tuples of filters"
+)]
+pub trait QueryFilter {
+    /// What the filter captured from the world when the query was built.
+    type State<'w>: Copy;
+
+    /// Captures the storages this filter looks at.
+    fn state(world: &World) -> Self::State<'_>;
+
+    /// Calls `f` with the dense entity array of every storage a matching entity must be in.
+    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut dyn FnMut(&'w [Entity]));
+
+    /// Whether `entity` passes.
+    fn matches(state: &Self::State<'_>, entity: Entity) -> bool;
+
+    /// `Ok` if `entity` passes, otherwise the error that says why not.
+    fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error>;
+}
+
+/// Keeps entities that hold a `T`, without fetching it. Tags work here.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Enemy;
+///
+/// let mut world = World::new();
+/// world.spawn(Enemy);
+/// world.spawn(());
+/// assert_eq!(world.query_filtered::<Entity, With<Enemy>>().iter().count(), 1);
+/// ```
+pub struct With<T>(PhantomData<fn() -> T>);
+
+/// Keeps entities that do not hold a `T`.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Frozen;
+///
+/// let mut world = World::new();
+/// world.spawn(Frozen);
+/// world.spawn(());
+/// assert_eq!(world.query_filtered::<Entity, Without<Frozen>>().iter().count(), 1);
+/// ```
+pub struct Without<T>(PhantomData<fn() -> T>);
+
+/// Keeps entities that pass at least one of the filters in the tuple.
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// #[derive(Component)]
+/// struct Enemy;
+/// #[derive(Component)]
+/// struct Player;
+///
+/// let mut world = World::new();
+/// world.spawn(Enemy);
+/// world.spawn(Player);
+/// world.spawn(());
+/// let either = world.query_filtered::<Entity, Or<(With<Enemy>, With<Player>)>>().iter().count();
+/// assert_eq!(either, 2);
+/// ```
+pub struct Or<T>(PhantomData<fn() -> T>);
+
+/// The presence view of `T`'s storage that `With` and `Without` look at.
+pub struct Presence<'w, T>(Column<'w, T>);
+
+impl<T> Clone for Presence<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Presence<'_, T> {}
+
+impl<T: Component> QueryFilter for With<T> {
+    type State<'w> = Presence<'w, T>;
+
+    fn state(world: &World) -> Presence<'_, T> {
+        Presence(Column::shared(world))
+    }
+
+    fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut dyn FnMut(&'w [Entity])) {
+        f(state.0.entities());
+    }
+
+    #[inline(always)]
+    fn matches(state: &Presence<'_, T>, entity: Entity) -> bool {
+        state.0.contains(entity)
+    }
+
+    fn check(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
+        if Self::matches(state, entity) {
+            Ok(())
+        } else {
+            Err(crate::world::missing::<T>(entity))
+        }
+    }
+}
+
+impl<T: Component> QueryFilter for Without<T> {
+    type State<'w> = Presence<'w, T>;
+
+    fn state(world: &World) -> Presence<'_, T> {
+        Presence(Column::shared(world))
+    }
+
+    fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut dyn FnMut(&'w [Entity])) {}
+
+    #[inline(always)]
+    fn matches(state: &Presence<'_, T>, entity: Entity) -> bool {
+        !state.0.contains(entity)
+    }
+
+    fn check(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
+        if Self::matches(state, entity) {
+            Ok(())
+        } else {
+            Err(Error::ExcludedComponent {
+                entity,
+                component: core::any::type_name::<T>(),
+            })
+        }
+    }
+}
+
+macro_rules! tuple_filter {
+    ($($name:ident),*) => {
+        #[allow(
+            unused_variables,
+            non_snake_case,
+            clippy::unused_unit,
+            reason = "the empty tuple uses no argument, and bindings are named after type parameters"
+        )]
+        impl<$($name: QueryFilter),*> QueryFilter for ($($name,)*) {
+            type State<'w> = ($($name::State<'w>,)*);
+
+            fn state(world: &World) -> Self::State<'_> {
+                ($($name::state(world),)*)
+            }
+
+            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut dyn FnMut(&'w [Entity])) {
+                let ($($name,)*) = state;
+                $($name::for_each_required($name, f);)*
+            }
+
+            #[inline(always)]
+            fn matches(state: &Self::State<'_>, entity: Entity) -> bool {
+                let ($($name,)*) = state;
+                true $(&& $name::matches($name, entity))*
+            }
+
+            fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
+                let ($($name,)*) = state;
+                $($name::check($name, entity)?;)*
+                Ok(())
+            }
+        }
+
+        #[allow(
+            unused_variables,
+            non_snake_case,
+            clippy::unused_unit,
+            reason = "the empty tuple uses no argument, and bindings are named after type parameters"
+        )]
+        impl<$($name: QueryFilter),*> QueryFilter for Or<($($name,)*)> {
+            type State<'w> = ($($name::State<'w>,)*);
+
+            fn state(world: &World) -> Self::State<'_> {
+                ($($name::state(world),)*)
+            }
+
+            fn for_each_required<'w>(_: &Self::State<'w>, _: &mut dyn FnMut(&'w [Entity])) {}
+
+            #[inline(always)]
+            fn matches(state: &Self::State<'_>, entity: Entity) -> bool {
+                let ($($name,)*) = state;
+                false $(|| $name::matches($name, entity))*
+            }
+
+            fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
+                if Self::matches(state, entity) {
+                    Ok(())
+                } else {
+                    Err(Error::FilteredOut {
+                        entity,
+                        filter: core::any::type_name::<Self>(),
+                    })
+                }
+            }
+        }
+    };
+}
+
+crate::macros::all_tuples!(tuple_filter: F15, F14, F13, F12, F11, F10, F9, F8, F7, F6, F5, F4, F3, F2, F1, F0);

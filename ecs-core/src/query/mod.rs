@@ -1,0 +1,523 @@
+//! Typed queries: what a system reads and writes, and iteration over the entities that match.
+//!
+//! A query names what it fetches ([`QueryData`]: `&T`, `&mut T`, `Option<..>`,
+//! [`Entity`], tuples, `#[derive(Query)]` structs) and which entities it keeps
+//! ([`QueryFilter`]: [`With`], [`Without`], [`Or`], tuples). It borrows the world
+//! for as long as it lives, so spawning, despawning, inserting or removing while
+//! iterating does not compile: collect the entities first, or record the changes
+//! in a command buffer and apply them after the loop.
+//!
+//! ```compile_fail
+//! use ecs_core::prelude::*;
+//! #[derive(Component)]
+//! struct Health(i32);
+//!
+//! let mut world = World::new();
+//! for (e, h) in world.query::<(Entity, &Health)>().iter() {
+//!     if h.0 <= 0 {
+//!         world.despawn(e).unwrap(); // error: `world` is borrowed by the query
+//!     }
+//! }
+//! ```
+//!
+//! ```
+//! use ecs_core::prelude::*;
+//! # #[derive(Component)]
+//! # struct Health(i32);
+//! # let mut world = World::new();
+//! # world.spawn(Health(0));
+//! let dead: Vec<Entity> = world
+//!     .query::<(Entity, &Health)>()
+//!     .iter()
+//!     .filter(|(_, h)| h.0 <= 0)
+//!     .map(|(e, _)| e)
+//!     .collect();
+//! for e in dead {
+//!     world.despawn(e)?;
+//! }
+//! # Ok::<(), Error>(())
+//! ```
+
+mod access;
+mod column;
+mod data;
+mod filter;
+mod iter;
+mod tuple;
+
+use core::any::type_name;
+
+pub use access::{Access, AccessMode};
+pub use column::Column;
+pub use data::{QueryData, ReadOnlyQueryData, WorldSource};
+pub use filter::{Or, Presence, QueryFilter, With, Without};
+pub use iter::QueryIter;
+
+use crate::component::Component;
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::world::World;
+use iter::Candidates;
+
+/// What `Q` yields per entity, borrowed for `'q`.
+pub type QueryItem<'q, Q> = <Q as QueryData>::Item<'q>;
+
+/// What the read-only form of `Q` yields per entity, borrowed for `'q`.
+pub type ReadOnlyItem<'q, Q> = <<Q as QueryData>::ReadOnly as QueryData>::Item<'q>;
+
+/// A typed view of the entities that hold what `Q` fetches and pass `F`.
+///
+/// Built by [`World::query`], [`World::query_filtered`] or, for read-only
+/// fetches through a shared borrow, [`World::query_ref`]. Narrow it with
+/// [`with`](Self::with), [`without`](Self::without) and [`filter`](Self::filter);
+/// read it with [`iter`](Self::iter) (read-only items), [`iter_mut`](Self::iter_mut),
+/// [`get`](Self::get) / [`get_mut`](Self::get_mut) for one entity, or
+/// [`single`](Self::single) when exactly one entity matches.
+///
+/// A query that asks for `&mut T` together with any other access to `T` panics
+/// when it is built, before it touches any data: one entity would otherwise hand
+/// out two references to the same value. `#[derive(Query)]` reports the same
+/// mistake at compile time when both fields name the type the same way.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position { x: f32 }
+/// #[derive(Component)]
+/// struct Velocity { x: f32 }
+/// #[derive(Component)]
+/// struct Frozen;
+///
+/// let mut world = World::new();
+/// let a = world.spawn((Position { x: 0.0 }, Velocity { x: 1.0 }));
+/// let b = world.spawn((Position { x: 0.0 }, Velocity { x: 1.0 }, Frozen));
+/// for (p, v) in world.query::<(&mut Position, &Velocity)>().without::<Frozen>().iter_mut() {
+///     p.x += v.x;
+/// }
+/// assert_eq!(world.get::<Position>(a)?.x, 1.0);
+/// assert_eq!(world.get::<Position>(b)?.x, 0.0);
+/// # Ok::<(), Error>(())
+/// ```
+pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
+    world: &'w World,
+    data: Q::State<'w>,
+    filter: F::State<'w>,
+}
+
+impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
+    /// Checks `Q`'s access and captures the storages it and `F` use.
+    pub(crate) fn new(source: WorldSource<'w>) -> Self {
+        let mut access = Access::new();
+        Q::access(&mut access);
+        access.assert_no_conflict(type_name::<Q>());
+        let world = source.world();
+        Self {
+            world,
+            data: Q::state(source),
+            filter: F::state(world),
+        }
+    }
+
+    /// Keeps only entities that also hold a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Enemy;
+    ///
+    /// let mut world = World::new();
+    /// world.spawn((Position(0.0), Enemy));
+    /// world.spawn(Position(1.0));
+    /// assert_eq!(world.query::<&Position>().with::<Enemy>().iter().count(), 1);
+    /// ```
+    pub fn with<T: Component>(self) -> Query<'w, Q, (F, With<T>)> {
+        self.filter::<With<T>>()
+    }
+
+    /// Keeps only entities that do not hold a `T`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Frozen;
+    ///
+    /// let mut world = World::new();
+    /// world.spawn((Position(0.0), Frozen));
+    /// world.spawn(Position(1.0));
+    /// assert_eq!(world.query::<&Position>().without::<Frozen>().iter().count(), 1);
+    /// ```
+    pub fn without<T: Component>(self) -> Query<'w, Q, (F, Without<T>)> {
+        self.filter::<Without<T>>()
+    }
+
+    /// Keeps only entities that also pass `G`, for filters `with` and
+    /// `without` cannot express, such as [`Or`].
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    /// #[derive(Component)]
+    /// struct Player;
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Enemy);
+    /// world.spawn(Player);
+    /// world.spawn(());
+    /// let n = world.query::<Entity>().filter::<Or<(With<Enemy>, With<Player>)>>().iter().count();
+    /// assert_eq!(n, 2);
+    /// ```
+    pub fn filter<G: QueryFilter>(self) -> Query<'w, Q, (F, G)> {
+        Query {
+            world: self.world,
+            data: self.data,
+            filter: (self.filter, G::state(self.world)),
+        }
+    }
+
+    /// Iterates the matching entities with read-only items.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Health(3));
+    /// let query = world.query::<&mut Health>();
+    /// let total: i32 = query.iter().map(|h: &Health| h.0).sum();
+    /// assert_eq!(total, 3);
+    /// ```
+    pub fn iter(&self) -> QueryIter<'_, 'w, Q::ReadOnly, F> {
+        // SAFETY: the candidates are live, distinct entities of `self.world`,
+        // which stays borrowed for `'w`; read-only items may overlap freely.
+        unsafe {
+            QueryIter::new(
+                self.candidates(),
+                Q::readonly_state(&self.data),
+                self.filter,
+            )
+        }
+    }
+
+    /// Iterates the matching entities with their full items, `&mut T` included.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(3));
+    /// for h in world.query::<&mut Health>().iter_mut() {
+    ///     h.0 *= 2;
+    /// }
+    /// assert_eq!(world.get::<Health>(e)?.0, 6);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn iter_mut(&mut self) -> QueryIter<'_, 'w, Q, F> {
+        // SAFETY: as in `iter`; `&mut self` keeps every other item of this query
+        // dead while these live, and each entity is yielded once.
+        unsafe { QueryIter::new(self.candidates(), self.data, self.filter) }
+    }
+
+    /// Runs `f` on every match, as one tight loop.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn((Position(0.0), Velocity(2.0)));
+    /// world.query::<(&mut Position, &Velocity)>().for_each(|(p, v)| p.0 += v.0);
+    /// assert_eq!(world.get::<Position>(e)?.0, 2.0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn for_each(&mut self, f: impl FnMut(Q::Item<'_>)) {
+        self.iter_mut().for_each(f);
+    }
+
+    /// The read-only item of `entity`, or an error naming the entity and what
+    /// it lacks (or holds, for `Without`).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component, Debug)]
+    /// struct Position(f32);
+    /// #[derive(Component, Debug)]
+    /// struct Velocity(f32);
+    ///
+    /// let mut world = World::new();
+    /// let still = world.spawn(Position(1.0));
+    /// let query = world.query::<(&Position, &Velocity)>();
+    /// assert_eq!(
+    ///     query.get(still).unwrap_err().to_string(),
+    ///     "entity 0v1 does not have component `Velocity`"
+    /// );
+    /// ```
+    pub fn get(&self, entity: Entity) -> Result<ReadOnlyItem<'_, Q>, Error> {
+        let state = Q::readonly_state(&self.data);
+        self.check(entity, |entity| {
+            <Q::ReadOnly as QueryData>::missing(&state, entity)
+        })?;
+        // SAFETY: `entity` is alive (checked); read-only items may overlap.
+        let item = unsafe { <Q::ReadOnly as QueryData>::fetch(&state, entity) };
+        Ok(item.expect("a checked entity has every required component"))
+    }
+
+    /// The full item of `entity`, `&mut T` included, or an error as for [`get`](Self::get).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(5));
+    /// world.query::<&mut Health>().get_mut(e)?.0 -= 1;
+    /// assert_eq!(world.get::<Health>(e)?.0, 4);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn get_mut(&mut self, entity: Entity) -> Result<Q::Item<'_>, Error> {
+        let data = self.data;
+        self.check(entity, |entity| Q::missing(&data, entity))?;
+        // SAFETY: `entity` is alive (checked), and `&mut self` keeps every other
+        // item of this query dead while this one lives.
+        let item = unsafe { Q::fetch(&self.data, entity) };
+        Ok(item.expect("a checked entity has every required component"))
+    }
+
+    /// The read-only item of the one entity that matches; an error if none or
+    /// several do.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Player(&'static str);
+    ///
+    /// let mut world = World::new();
+    /// assert!(world.query::<&Player>().single().is_err());
+    /// world.spawn(Player("p1"));
+    /// assert_eq!(world.query::<&Player>().single()?.0, "p1");
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn single(&self) -> Result<ReadOnlyItem<'_, Q>, Error> {
+        single_of::<Q, _>(self.iter())
+    }
+
+    /// The full item of the one entity that matches; an error if none or several do.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Score(u32);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Score(0));
+    /// world.query::<&mut Score>().single_mut()?.0 += 10;
+    /// assert_eq!(world.query::<&Score>().single()?.0, 10);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn single_mut(&mut self) -> Result<Q::Item<'_>, Error> {
+        single_of::<Q, _>(self.iter_mut())
+    }
+
+    /// Whether no entity matches.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    ///
+    /// let mut world = World::new();
+    /// assert!(world.query::<&Enemy>().is_empty());
+    /// world.spawn(Enemy);
+    /// assert!(!world.query::<&Enemy>().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
+
+    /// Whether `entity` is alive and matches.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Enemy);
+    /// let f = world.spawn(());
+    /// let enemies = world.query::<&Enemy>();
+    /// assert!(enemies.contains(e) && !enemies.contains(f));
+    /// ```
+    pub fn contains(&self, entity: Entity) -> bool {
+        self.get(entity).is_ok()
+    }
+
+    /// `Ok` if `entity` is alive, passes the filter and has what `missing` asks for.
+    fn check(
+        &self,
+        entity: Entity,
+        missing: impl FnOnce(Entity) -> Option<&'static str>,
+    ) -> Result<(), Error> {
+        self.world.entities().check(entity)?;
+        F::check(&self.filter, entity)?;
+        match missing(entity) {
+            Some(component) => Err(Error::MissingComponent { entity, component }),
+            None => Ok(()),
+        }
+    }
+
+    /// The smallest required storage's entities, or every live entity.
+    fn candidates(&self) -> Candidates<'w> {
+        let mut smallest: Option<&'w [Entity]> = None;
+        let mut consider = |entities: &'w [Entity]| {
+            if smallest.is_none_or(|best| entities.len() < best.len()) {
+                smallest = Some(entities);
+            }
+        };
+        Q::for_each_required(&self.data, &mut consider);
+        F::for_each_required(&self.filter, &mut consider);
+        match smallest {
+            Some(entities) => Candidates::Dense(entities.iter()),
+            None => Candidates::Alive(self.world.entities().iter_alive()),
+        }
+    }
+}
+
+/// The only item of `items`, or the error for none or several.
+fn single_of<Q, I: Iterator>(mut items: I) -> Result<I::Item, Error> {
+    let query = type_name::<Q>();
+    match (items.next(), items.next()) {
+        (Some(item), None) => Ok(item),
+        (None, _) => Err(Error::NoMatch { query }),
+        (Some(_), Some(_)) => Err(Error::MultipleMatches { query }),
+    }
+}
+
+impl<'w, Q: QueryData, F: QueryFilter> IntoIterator for Query<'w, Q, F> {
+    type Item = Q::Item<'w>;
+    type IntoIter = QueryIter<'w, 'w, Q, F>;
+
+    /// Consumes the query, yielding items that borrow the world directly.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Health(1));
+    /// for h in world.query::<&mut Health>() {
+    ///     h.0 += 1;
+    /// }
+    /// ```
+    fn into_iter(self) -> QueryIter<'w, 'w, Q, F> {
+        // SAFETY: as in `iter_mut`; the query is consumed, so nothing else of it
+        // can hand out items while these live.
+        unsafe { QueryIter::new(self.candidates(), self.data, self.filter) }
+    }
+}
+
+impl<'q, 'w, Q: QueryData, F: QueryFilter> IntoIterator for &'q Query<'w, Q, F> {
+    type Item = ReadOnlyItem<'q, Q>;
+    type IntoIter = QueryIter<'q, 'w, Q::ReadOnly, F>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'q, 'w, Q: QueryData, F: QueryFilter> IntoIterator for &'q mut Query<'w, Q, F> {
+    type Item = Q::Item<'q>;
+    type IntoIter = QueryIter<'q, 'w, Q, F>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+impl World {
+    /// A query over every entity that holds what `Q` fetches.
+    ///
+    /// Borrows the world exclusively, so `Q` may write (`&mut T`).
+    ///
+    /// # Panics
+    /// If `Q` asks for `&mut T` together with any other access to `T`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn((Position(0.0), Velocity(1.0)));
+    /// for (p, v) in world.query::<(&mut Position, &Velocity)>().iter_mut() {
+    ///     p.0 += v.0;
+    /// }
+    /// ```
+    pub fn query<Q: QueryData>(&mut self) -> Query<'_, Q> {
+        Query::new(WorldSource::exclusive(self))
+    }
+
+    /// A query over every entity that holds what `Q` fetches and passes `F`.
+    ///
+    /// # Panics
+    /// If `Q` asks for `&mut T` together with any other access to `T`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    /// #[derive(Component)]
+    /// struct Burning;
+    ///
+    /// let mut world = World::new();
+    /// world.spawn((Health(3), Burning));
+    /// world.spawn(Health(3));
+    /// world.query_filtered::<&mut Health, With<Burning>>().for_each(|h| h.0 -= 1);
+    /// let total: i32 = world.query::<&Health>().iter().map(|h| h.0).sum();
+    /// assert_eq!(total, 5);
+    /// ```
+    pub fn query_filtered<Q: QueryData, F: QueryFilter>(&mut self) -> Query<'_, Q, F> {
+        Query::new(WorldSource::exclusive(self))
+    }
+
+    /// A read-only query through a shared borrow, so several can be used at
+    /// once, or beside [`World::get`].
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Target(Entity);
+    ///
+    /// let mut world = World::new();
+    /// let goal = world.spawn(Position(10.0));
+    /// world.spawn((Position(0.0), Target(goal)));
+    /// let positions = world.query_ref::<&Position>();
+    /// for (p, t) in world.query_ref::<(&Position, &Target)>().iter() {
+    ///     let distance = positions.get(t.0)?.0 - p.0;
+    ///     assert_eq!(distance, 10.0);
+    /// }
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn query_ref<Q: ReadOnlyQueryData>(&self) -> Query<'_, Q> {
+        Query::new(WorldSource::shared(self))
+    }
+}

@@ -1,0 +1,61 @@
+//! `QueryData` for tuples: every element fetched, an entity matches if it matches them all.
+
+use crate::entity::Entity;
+
+use super::access::Access;
+use super::data::{QueryData, ReadOnlyQueryData, WorldSource};
+
+macro_rules! tuple_data {
+    ($($name:ident),*) => {
+        #[allow(
+            unused_variables,
+            non_snake_case,
+            clippy::unused_unit,
+            reason = "the empty tuple uses no argument, and bindings are named after type parameters"
+        )]
+        // SAFETY: every element upholds the contract, and the tuple only forwards.
+        unsafe impl<$($name: QueryData),*> QueryData for ($($name,)*) {
+            type Item<'q> = ($($name::Item<'q>,)*);
+            type ReadOnly = ($($name::ReadOnly,)*);
+            type State<'w> = ($($name::State<'w>,)*);
+
+            fn access(access: &mut Access) {
+                $($name::access(access);)*
+            }
+
+            fn state<'w>(source: WorldSource<'w>) -> Self::State<'w> {
+                ($($name::state(source),)*)
+            }
+
+            fn readonly_state<'w>(
+                state: &Self::State<'w>,
+            ) -> <Self::ReadOnly as QueryData>::State<'w> {
+                let ($($name,)*) = state;
+                ($($name::readonly_state($name),)*)
+            }
+
+            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut dyn FnMut(&'w [Entity])) {
+                let ($($name,)*) = state;
+                $($name::for_each_required($name, f);)*
+            }
+
+            #[inline(always)]
+            unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
+                let ($($name,)*) = state;
+                // SAFETY: forwarded under the caller's contract; the access check
+                // ruled out two elements reaching the same data mutably.
+                Some(($(unsafe { $name::fetch($name, entity) }?,)*))
+            }
+
+            fn missing(state: &Self::State<'_>, entity: Entity) -> Option<&'static str> {
+                let ($($name,)*) = state;
+                None $(.or_else(|| $name::missing($name, entity)))*
+            }
+        }
+
+        // SAFETY: a tuple of read-only fetches writes nothing.
+        unsafe impl<$($name: ReadOnlyQueryData),*> ReadOnlyQueryData for ($($name,)*) {}
+    };
+}
+
+crate::macros::all_tuples!(tuple_data: Q15, Q14, Q13, Q12, Q11, Q10, Q9, Q8, Q7, Q6, Q5, Q4, Q3, Q2, Q1, Q0);

@@ -1,0 +1,212 @@
+//! The code `#[derive(Query)]` generates: `QueryData` for the struct, and for a
+//! struct that writes, a read-only twin `{Name}ReadOnly` with its own impl.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{GenericParam, Ident, Lifetime};
+
+use super::QueryInput;
+
+pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
+    let krate = &q.krate;
+    let query_data = quote!(#krate::query::QueryData);
+    let tys: Vec<_> = q.fields.iter().map(|f| &f.ty).collect();
+
+    if !q.writes {
+        // Read-only struct: it is its own read-only form.
+        let bounds = tys
+            .iter()
+            .map(|ty| quote_spanned!(ty.span()=> #ty: #krate::query::ReadOnlyQueryData));
+        let bounds: Vec<_> = bounds.collect();
+        let main = impl_query_data(q, &q.input.ident, &Fetch::Plain, &quote!(Self), &bounds);
+        let read_only = marker_impl(q, &q.input.ident, &bounds);
+        return quote!(#main #read_only);
+    }
+
+    let twin = format_ident!("{}ReadOnly", q.input.ident);
+    let twin_struct = twin_struct(q, &twin);
+    let (_, type_generics, _) = q.input.generics.split_for_impl();
+    let main = impl_query_data(
+        q,
+        &q.input.ident,
+        &Fetch::Plain,
+        &quote!(#twin #type_generics),
+        &[],
+    );
+    let twin_impl = impl_query_data(q, &twin, &Fetch::ReadOnlyOf, &quote!(Self), &[]);
+    let twin_marker = marker_impl(q, &twin, &[]);
+    let _ = query_data;
+    quote!(#twin_struct #main #twin_impl #twin_marker)
+}
+
+/// Whether an impl fetches each field's type itself or its read-only form.
+enum Fetch {
+    Plain,
+    ReadOnlyOf,
+}
+
+impl Fetch {
+    fn of(&self, krate: &syn::Path, ty: &syn::Type) -> TokenStream {
+        match self {
+            Fetch::Plain => quote!(#ty),
+            Fetch::ReadOnlyOf => quote!(<#ty as #krate::query::QueryData>::ReadOnly),
+        }
+    }
+}
+
+/// `unsafe impl QueryData for #name`, fetching every field.
+fn impl_query_data(
+    q: &QueryInput<'_>,
+    name: &Ident,
+    fetch: &Fetch,
+    read_only: &TokenStream,
+    extra_bounds: &[TokenStream],
+) -> TokenStream {
+    let krate = &q.krate;
+    let qd = quote!(#krate::query::QueryData);
+    let item_lt = Lifetime::new("'__ecs_q", Span::call_site());
+    let state_lt = Lifetime::new("'__ecs_s", Span::call_site());
+    let (impl_generics, type_generics, where_clause) = q.input.generics.split_for_impl();
+    let where_clause = extend_where(where_clause, extra_bounds);
+    let item_generics = generics_with_lifetime(q, &item_lt);
+
+    let members: Vec<_> = q.fields.iter().map(|f| &f.member).collect();
+    let fetched: Vec<_> = q.fields.iter().map(|f| fetch.of(krate, &f.ty)).collect();
+    let index: Vec<_> = (0..q.fields.len()).map(syn::Index::from).collect();
+
+    quote! {
+        // SAFETY: every method forwards to the field fetches, which uphold the
+        // contract; the fields were checked not to reach one component twice
+        // where either writes, and `Query` checks the access again at run time.
+        #[automatically_derived]
+        unsafe impl #impl_generics #qd for #name #type_generics #where_clause {
+            type Item<#item_lt> = #name #item_generics;
+            type ReadOnly = #read_only;
+            type State<#state_lt> = ( #( <#fetched as #qd>::State<#state_lt>, )* );
+
+            fn access(__ecs_access: &mut #krate::query::Access) {
+                #( <#fetched as #qd>::access(__ecs_access); )*
+            }
+
+            fn state<#state_lt>(
+                __ecs_source: #krate::query::WorldSource<#state_lt>,
+            ) -> Self::State<#state_lt> {
+                ( #( <#fetched as #qd>::state(__ecs_source), )* )
+            }
+
+            fn readonly_state<#state_lt>(
+                __ecs_state: &Self::State<#state_lt>,
+            ) -> <Self::ReadOnly as #qd>::State<#state_lt> {
+                ( #( <#fetched as #qd>::readonly_state(&__ecs_state.#index), )* )
+            }
+
+            fn for_each_required<#state_lt>(
+                __ecs_state: &Self::State<#state_lt>,
+                __ecs_f: &mut dyn ::core::ops::FnMut(&#state_lt [#krate::Entity]),
+            ) {
+                #( <#fetched as #qd>::for_each_required(&__ecs_state.#index, __ecs_f); )*
+            }
+
+            #[inline(always)]
+            unsafe fn fetch<#item_lt>(
+                __ecs_state: &Self::State<'_>,
+                __ecs_entity: #krate::Entity,
+            ) -> ::core::option::Option<Self::Item<#item_lt>> {
+                ::core::option::Option::Some(#name {
+                    #(
+                        // SAFETY: forwarded under the caller's contract.
+                        #members: unsafe {
+                            <#fetched as #qd>::fetch(&__ecs_state.#index, __ecs_entity)
+                        }?,
+                    )*
+                })
+            }
+
+            fn missing(
+                __ecs_state: &Self::State<'_>,
+                __ecs_entity: #krate::Entity,
+            ) -> ::core::option::Option<&'static str> {
+                ::core::option::Option::None
+                    #( .or_else(|| <#fetched as #qd>::missing(&__ecs_state.#index, __ecs_entity)) )*
+            }
+        }
+    }
+}
+
+/// `unsafe impl ReadOnlyQueryData for #name`.
+fn marker_impl(q: &QueryInput<'_>, name: &Ident, extra_bounds: &[TokenStream]) -> TokenStream {
+    let krate = &q.krate;
+    let (impl_generics, type_generics, where_clause) = q.input.generics.split_for_impl();
+    let where_clause = extend_where(where_clause, extra_bounds);
+    quote! {
+        // SAFETY: every field's fetch is read-only (bounded above, or the
+        // read-only form of the field), so the struct's fetch never writes.
+        #[automatically_derived]
+        unsafe impl #impl_generics #krate::query::ReadOnlyQueryData for #name #type_generics
+            #where_clause {}
+    }
+}
+
+/// The read-only twin: the same fields, each the item of its read-only fetch.
+fn twin_struct(q: &QueryInput<'_>, twin: &Ident) -> TokenStream {
+    let krate = &q.krate;
+    let qd = quote!(#krate::query::QueryData);
+    let world = &q.world;
+    let vis = &q.input.vis;
+    let name = &q.input.ident;
+    let generics = &q.input.generics;
+    let where_clause = &generics.where_clause;
+    let doc = format!(
+        "The read-only form of [`{name}`], yielded by `Query::iter`, `Query::get` and \
+         `Query::single`, where the query may only read."
+    );
+    let fields = q.fields.iter().map(|f| {
+        let (docs, field_vis, ty) = (&f.docs, &f.vis, &f.ty);
+        let ty = quote!(<<#ty as #qd>::ReadOnly as #qd>::Item<#world>);
+        match &f.member {
+            syn::Member::Named(ident) => quote!(#(#docs)* #field_vis #ident: #ty),
+            syn::Member::Unnamed(_) => quote!(#(#docs)* #field_vis #ty),
+        }
+    });
+    let is_tuple = q
+        .fields
+        .first()
+        .is_some_and(|f| matches!(f.member, syn::Member::Unnamed(_)));
+    let body = if is_tuple {
+        quote!(( #(#fields),* ) #where_clause;)
+    } else {
+        quote!(#where_clause { #(#fields),* })
+    };
+    quote! {
+        #[doc = #doc]
+        #[allow(dead_code, reason = "fields of the read-only form may go unread")]
+        #vis struct #twin #generics #body
+    }
+}
+
+/// The struct's generic arguments with the world lifetime replaced by `lifetime`.
+fn generics_with_lifetime(q: &QueryInput<'_>, lifetime: &Lifetime) -> TokenStream {
+    let args = q.input.generics.params.iter().map(|param| match param {
+        GenericParam::Lifetime(_) => quote!(#lifetime),
+        GenericParam::Type(ty) => {
+            let ident = &ty.ident;
+            quote!(#ident)
+        }
+        GenericParam::Const(constant) => {
+            let ident = &constant.ident;
+            quote!(#ident)
+        }
+    });
+    quote!(<#(#args),*>)
+}
+
+fn extend_where(where_clause: Option<&syn::WhereClause>, extra: &[TokenStream]) -> TokenStream {
+    let existing = where_clause
+        .map(|w| w.predicates.iter().collect::<Vec<_>>())
+        .unwrap_or_default();
+    if existing.is_empty() && extra.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(where #(#existing,)* #(#extra,)*)
+}
