@@ -30,6 +30,12 @@ use crate::storage::Storages;
 /// assert_eq!(world.components_of(empty)?.count(), 0);
 /// # Ok::<(), Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a bundle of components",
+    label = "not a component or a tuple of components",
+    note = "a bundle is one `#[derive(Component)]` type or a tuple of up to 16 bundles; \
+            add `#[derive(Component)]` to each type you spawn"
+)]
 pub trait Bundle: sealed::WriteBundle + Send + Sync + 'static {}
 
 pub(crate) mod sealed {
@@ -61,6 +67,7 @@ impl<T: Component> sealed::WriteBundle for T {
 
 macro_rules! tuple_bundle {
     ($($name:ident),*) => {
+        #[diagnostic::do_not_recommend]
         impl<$($name: Bundle),*> Bundle for ($($name,)*) {}
 
         #[allow(

@@ -39,6 +39,11 @@ use core::fmt;
 /// assert!(world.contains::<Frozen>(e));
 /// # Ok::<(), Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a component",
+    label = "not a component",
+    note = "add `#[derive(Component)]` to the definition of `{Self}`"
+)]
 pub trait Component: Send + Sync + 'static {}
 
 /// The dense id a world gives a component type, in the order types are first seen.

@@ -5,18 +5,14 @@ use quote::quote;
 use syn::{Data, DeriveInput, parse_quote};
 
 use crate::crate_path::CratePath;
+use crate::options::{combine, parse_options};
 
 const OPTIONS: &str = "`crate = \"path\"`";
 
 pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> {
-    let mut errors: Option<syn::Error> = None;
-    let mut push = |error: syn::Error| match &mut errors {
-        Some(all) => all.combine(error),
-        None => errors = Some(error),
-    };
-
+    let mut errors = Vec::new();
     if let Data::Union(data) = &input.data {
-        push(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             data.union_token,
             "`Component` cannot be derived for a union: a union's active field is unknown, \
              so its value could not be dropped correctly; wrap it in a struct that knows \
@@ -25,30 +21,14 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
     }
 
     let mut krate = CratePath::new();
-    for attr in input
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("component"))
-    {
-        let parsed = attr.parse_nested_meta(|meta| {
-            if krate.parse(&meta)? {
-                return Ok(());
-            }
-            let name = meta
-                .path
-                .get_ident()
-                .map_or_else(|| "?".to_owned(), ToString::to_string);
-            Err(meta.error(format_args!(
-                "unknown `component` option `{name}`; the options are: {OPTIONS}"
-            )))
-        });
-        if let Err(error) = parsed {
-            push(error);
-        }
-    }
-    if let Some(errors) = errors {
-        return Err(errors);
-    }
+    parse_options(
+        &input.attrs,
+        "component",
+        OPTIONS,
+        &mut errors,
+        |meta, errors| krate.parse(meta, errors),
+    );
+    combine(errors)?;
 
     let krate = krate.get();
     let name = &input.ident;

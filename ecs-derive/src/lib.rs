@@ -11,6 +11,7 @@ use syn::{DeriveInput, parse_macro_input};
 
 mod component;
 mod crate_path;
+mod options;
 mod query;
 
 /// Implements `ecs_core::Component` for a struct (named, tuple or unit) or an enum,

@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use syn::{Data, DeriveInput, GenericParam, Lifetime};
 
 use crate::crate_path::CratePath;
+use crate::options::{combine, parse_options};
 use fields::{Mutability, QueryField};
 
 const OPTIONS: &str = "`crate = \"path\"`, `mutable`";
@@ -25,27 +26,22 @@ pub(crate) fn derive_query(input: &DeriveInput) -> syn::Result<TokenStream> {
 
     let mut krate = CratePath::new();
     let mut mutable = false;
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("query")) {
-        let parsed = attr.parse_nested_meta(|meta| {
-            if krate.parse(&meta)? {
-                return Ok(());
+    parse_options(
+        &input.attrs,
+        "query",
+        OPTIONS,
+        &mut errors,
+        |meta, errors| {
+            if krate.parse(meta, errors)? {
+                return Ok(true);
             }
             if meta.path.is_ident("mutable") {
                 mutable = true;
-                return Ok(());
+                return Ok(true);
             }
-            let name = meta
-                .path
-                .get_ident()
-                .map_or_else(|| "?".to_owned(), ToString::to_string);
-            Err(meta.error(format_args!(
-                "unknown `query` option `{name}`; the options are: {OPTIONS}"
-            )))
-        });
-        if let Err(error) = parsed {
-            errors.push(error);
-        }
-    }
+            Ok(false)
+        },
+    );
 
     let world = world_lifetime(input, &mut errors);
 
@@ -80,12 +76,7 @@ pub(crate) fn derive_query(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
     };
 
-    if let Some(mut all) = errors.pop() {
-        for error in errors {
-            all.combine(error);
-        }
-        return Err(all);
-    }
+    combine(errors)?;
     let writes = mutable || fields.iter().any(|f| f.mutability == Mutability::Writes);
     Ok(expand::expand(&QueryInput {
         input,
