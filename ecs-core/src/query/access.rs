@@ -47,9 +47,15 @@ struct Entry {
 /// ```
 #[derive(Default)]
 pub struct Access {
-    entries: Vec<Entry>,
+    /// The first entries live inline, so building a query allocates nothing
+    /// and the whole check can fold away once the fetch types are known.
+    inline: [Option<Entry>; INLINE],
+    spilled: Vec<Entry>,
     conflict: Option<&'static str>,
 }
+
+/// How many entries fit before `Access` spills to the heap.
+const INLINE: usize = 16;
 
 impl Access {
     /// No access at all.
@@ -77,14 +83,18 @@ impl Access {
     /// ```
     pub fn add<T: Component>(&mut self, mode: AccessMode) {
         let type_id = TypeId::of::<T>();
-        let name = core::any::type_name::<T>();
-        for entry in &self.entries {
-            let either_writes = entry.mode == AccessMode::Write || mode == AccessMode::Write;
-            if entry.type_id == type_id && either_writes && self.conflict.is_none() {
-                self.conflict = Some(name);
-            }
+        let clashes = |entry: &Entry| {
+            entry.type_id == type_id
+                && (entry.mode == AccessMode::Write || mode == AccessMode::Write)
+        };
+        if self.conflict.is_none() && self.entries().any(|entry| clashes(&entry)) {
+            self.conflict = Some(core::any::type_name::<T>());
         }
-        self.entries.push(Entry { type_id, mode });
+        let entry = Entry { type_id, mode };
+        match self.inline.iter_mut().find(|slot| slot.is_none()) {
+            Some(slot) => *slot = Some(entry),
+            None => self.spilled.push(entry),
+        }
     }
 
     /// The strongest way the query touches `T`, if it does.
@@ -101,8 +111,7 @@ impl Access {
     /// ```
     pub fn mode_of<T: Component>(&self) -> Option<AccessMode> {
         let type_id = TypeId::of::<T>();
-        self.entries
-            .iter()
+        self.entries()
             .filter(|entry| entry.type_id == type_id)
             .map(|entry| entry.mode)
             .max_by_key(|&mode| mode == AccessMode::Write)
@@ -147,6 +156,13 @@ impl Access {
 
     /// Every type touched, with its mode, in registration order.
     pub fn iter(&self) -> impl Iterator<Item = (TypeId, AccessMode)> + '_ {
-        self.entries.iter().map(|entry| (entry.type_id, entry.mode))
+        self.entries().map(|entry| (entry.type_id, entry.mode))
+    }
+
+    fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.inline
+            .iter()
+            .map_while(|slot| *slot)
+            .chain(self.spilled.iter().copied())
     }
 }

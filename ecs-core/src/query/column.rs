@@ -1,6 +1,7 @@
 //! A query's view of one component storage: the sparse index, the dense entities, the data.
 
 use core::marker::PhantomData;
+use core::ops::Range;
 use core::ptr::NonNull;
 
 use crate::component::Component;
@@ -102,6 +103,22 @@ impl<'w, T> Column<'w, T> {
     #[inline]
     pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
         self.sparse.get(entity)
+    }
+
+    /// Whether this column holds exactly `driver[range]` at positions `range`.
+    #[inline]
+    pub(crate) fn aligned(&self, driver: &[Entity], range: Range<usize>) -> bool {
+        if core::ptr::eq(self.entities, driver) {
+            return true;
+        }
+        match (self.entities.get(range.clone()), driver.get(range)) {
+            // A fold, not `==`, so the comparison runs without early exits and vectorises.
+            (Some(mine), Some(theirs)) => mine
+                .iter()
+                .zip(theirs)
+                .fold(true, |same, (a, b)| same & (a.to_bits() == b.to_bits())),
+            _ => false,
+        }
     }
 
     /// Whether `entity` holds `T`.

@@ -1,5 +1,7 @@
 //! What a query fetches: the `QueryData` trait and its impls for references, options and ids.
 
+use core::ops::Range;
+
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::world::World;
@@ -100,7 +102,7 @@ pub unsafe trait QueryData {
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w>;
 
     /// Calls `f` with the dense entity array of every storage a matching entity must be in.
-    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut dyn FnMut(&'w [Entity]));
+    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(&'w [Entity]));
 
     /// Fetches `entity`'s item, or `None` if it lacks a required component.
     ///
@@ -109,6 +111,24 @@ pub unsafe trait QueryData {
     /// borrow of the world lasts for `'q`, and no other item fetched for the
     /// same entity from a state with write access is live during `'q`.
     unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>>;
+
+    /// Whether every column this fetch requires holds, at the positions
+    /// `range`, exactly the entities `driver[range]`.
+    ///
+    /// Where it does, [`fetch_aligned`](Self::fetch_aligned) reads position `i`
+    /// of every column directly, without probing a sparse index.
+    fn aligned(state: &Self::State<'_>, driver: &[Entity], range: Range<usize>) -> bool;
+
+    /// Fetches the item at dense position `index` of every required column.
+    ///
+    /// # Safety
+    /// As for [`fetch`](Self::fetch); in addition `aligned(state, driver, range)`
+    /// returned `true` for a `range` containing `index`, and `entity == driver[index]`.
+    unsafe fn fetch_aligned<'q>(
+        state: &Self::State<'_>,
+        entity: Entity,
+        index: usize,
+    ) -> Self::Item<'q>;
 
     /// The full type name of the first required component `entity` lacks.
     fn missing(state: &Self::State<'_>, entity: Entity) -> Option<&'static str>;
@@ -143,7 +163,7 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
         *state
     }
 
-    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut dyn FnMut(&'w [Entity])) {
+    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(&'w [Entity])) {
         f(state.entities());
     }
 
@@ -153,6 +173,21 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
         // SAFETY: `dense` came from the column's own index; a `Read` registration
         // means no mutable reference to the value exists in this query.
         Some(unsafe { state.get(dense) })
+    }
+
+    #[inline(always)]
+    fn aligned(state: &Self::State<'_>, driver: &[Entity], range: Range<usize>) -> bool {
+        state.aligned(driver, range)
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_aligned<'q>(
+        state: &Self::State<'_>,
+        _: Entity,
+        index: usize,
+    ) -> Self::Item<'q> {
+        // SAFETY: the column is aligned at `index`, so it is in bounds; read-only.
+        unsafe { state.get(index) }
     }
 
     fn missing(state: &Column<'_, T>, entity: Entity) -> Option<&'static str> {
@@ -188,7 +223,7 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         *state
     }
 
-    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut dyn FnMut(&'w [Entity])) {
+    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(&'w [Entity])) {
         f(state.entities());
     }
 
@@ -198,6 +233,21 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         // SAFETY: the column is exclusive (built above), `dense` is in bounds, and
         // the caller fetches each entity at most once while its item is live.
         Some(unsafe { state.get_mut(dense) })
+    }
+
+    #[inline(always)]
+    fn aligned(state: &Self::State<'_>, driver: &[Entity], range: Range<usize>) -> bool {
+        state.aligned(driver, range)
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_aligned<'q>(
+        state: &Self::State<'_>,
+        _: Entity,
+        index: usize,
+    ) -> Self::Item<'q> {
+        // SAFETY: aligned at `index`, so in bounds; exclusive and unaliased as in `fetch`.
+        unsafe { state.get_mut(index) }
     }
 
     fn missing(state: &Column<'_, T>, entity: Entity) -> Option<&'static str> {
@@ -223,12 +273,28 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
         Q::readonly_state(state)
     }
 
-    fn for_each_required<'w>(_: &Q::State<'w>, _: &mut dyn FnMut(&'w [Entity])) {}
+    fn for_each_required<'w>(_: &Q::State<'w>, _: &mut impl FnMut(&'w [Entity])) {}
 
     #[inline(always)]
     unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
         // SAFETY: forwarded under the caller's contract.
         Some(unsafe { Q::fetch(state, entity) })
+    }
+
+    /// An optional fetch requires nothing, so it never breaks alignment; it probes instead.
+    #[inline(always)]
+    fn aligned(_: &Self::State<'_>, _: &[Entity], _: Range<usize>) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_aligned<'q>(
+        state: &Self::State<'_>,
+        entity: Entity,
+        _: usize,
+    ) -> Self::Item<'q> {
+        // SAFETY: forwarded under the caller's contract.
+        unsafe { Q::fetch(state, entity) }
     }
 
     fn missing(_: &Q::State<'_>, _: Entity) -> Option<&'static str> {
@@ -251,11 +317,21 @@ unsafe impl QueryData for Entity {
 
     fn readonly_state<'w>(_: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {}
 
-    fn for_each_required<'w>(_: &(), _: &mut dyn FnMut(&'w [Entity])) {}
+    fn for_each_required<'w>(_: &(), _: &mut impl FnMut(&'w [Entity])) {}
 
     #[inline(always)]
     unsafe fn fetch<'q>(_: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
         Some(entity)
+    }
+
+    #[inline(always)]
+    fn aligned(_: &Self::State<'_>, _: &[Entity], _: Range<usize>) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_aligned<'q>(_: &Self::State<'_>, entity: Entity, _: usize) -> Self::Item<'q> {
+        entity
     }
 
     fn missing(_: &(), _: Entity) -> Option<&'static str> {

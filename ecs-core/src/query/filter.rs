@@ -50,7 +50,7 @@ pub trait QueryFilter {
     fn state(world: &World) -> Self::State<'_>;
 
     /// Calls `f` with the dense entity array of every storage a matching entity must be in.
-    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut dyn FnMut(&'w [Entity]));
+    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(&'w [Entity]));
 
     /// Whether `entity` passes.
     fn matches(state: &Self::State<'_>, entity: Entity) -> bool;
@@ -123,7 +123,7 @@ impl<T: Component> QueryFilter for With<T> {
         Presence(Column::shared(world))
     }
 
-    fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut dyn FnMut(&'w [Entity])) {
+    fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut impl FnMut(&'w [Entity])) {
         f(state.0.entities());
     }
 
@@ -148,7 +148,7 @@ impl<T: Component> QueryFilter for Without<T> {
         Presence(Column::shared(world))
     }
 
-    fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut dyn FnMut(&'w [Entity])) {}
+    fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut impl FnMut(&'w [Entity])) {}
 
     #[inline(always)]
     fn matches(state: &Presence<'_, T>, entity: Entity) -> bool {
@@ -182,7 +182,7 @@ macro_rules! tuple_filter {
                 ($($name::state(world),)*)
             }
 
-            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut dyn FnMut(&'w [Entity])) {
+            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(&'w [Entity])) {
                 let ($($name,)*) = state;
                 $($name::for_each_required($name, f);)*
             }
@@ -213,7 +213,7 @@ macro_rules! tuple_filter {
                 ($($name::state(world),)*)
             }
 
-            fn for_each_required<'w>(_: &Self::State<'w>, _: &mut dyn FnMut(&'w [Entity])) {}
+            fn for_each_required<'w>(_: &Self::State<'w>, _: &mut impl FnMut(&'w [Entity])) {}
 
             #[inline(always)]
             fn matches(state: &Self::State<'_>, entity: Entity) -> bool {

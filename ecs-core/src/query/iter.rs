@@ -2,41 +2,58 @@
 
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
-use core::slice;
 
 use crate::entity::{AliveIter, Entity};
 
 use super::data::QueryData;
 use super::filter::QueryFilter;
 
+/// How many candidates share one alignment check.
+///
+/// Large enough that the check (one comparison of entity ids per required
+/// column) is cheap per entity, small enough that one misplaced entity only
+/// sends a few neighbours down the probing path.
+const CHUNK: usize = 64;
+
 /// Where the candidate entities come from.
 #[derive(Clone)]
 pub(crate) enum Candidates<'w> {
     /// The dense entities of the smallest storage every match must be in.
-    Dense(slice::Iter<'w, Entity>),
+    Dense(DenseCursor<'w>),
     /// Every live entity, when the query requires no component.
     Alive(AliveIter<'w>),
 }
 
-impl Iterator for Candidates<'_> {
-    type Item = Entity;
-
-    #[inline]
-    fn next(&mut self) -> Option<Entity> {
-        match self {
-            Candidates::Dense(entities) => entities.next().copied(),
-            Candidates::Alive(alive) => alive.next(),
-        }
+impl<'w> Candidates<'w> {
+    pub(crate) fn dense(entities: &'w [Entity]) -> Self {
+        Candidates::Dense(DenseCursor {
+            entities,
+            next: 0,
+            chunk_end: 0,
+            chunk_aligned: false,
+        })
     }
+}
+
+/// A position in the driving storage, and what is known about the current chunk.
+#[derive(Clone)]
+pub(crate) struct DenseCursor<'w> {
+    entities: &'w [Entity],
+    next: usize,
+    chunk_end: usize,
+    chunk_aligned: bool,
 }
 
 /// The items of a query, one per matching entity, borrowed for `'q`.
 ///
 /// Made by [`Query::iter`](super::Query::iter) and
 /// [`Query::iter_mut`](super::Query::iter_mut). Candidates come from the smallest
-/// storage the query requires; the other storages are probed through their sparse
-/// index. `for_each`, `fold` and everything built on them (`count`, `sum`, ...)
-/// run as one tight loop per candidate source.
+/// storage the query requires. They are taken in chunks of 64: where every
+/// other required storage holds the same entities at the same positions (as
+/// entities spawned together do), the chunk is read as zipped arrays; elsewhere
+/// each candidate is probed in the other storages' sparse indexes. `for_each`,
+/// `fold` and everything built on them (`count`, `sum`, ...) run each chunk as one
+/// tight loop.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -59,7 +76,8 @@ pub struct QueryIter<'q, 'w, Q: QueryData, F: QueryFilter> {
 impl<'w, Q: QueryData, F: QueryFilter> QueryIter<'_, 'w, Q, F> {
     /// # Safety
     /// `candidates` yields only live, distinct entities of the world `data` and
-    /// `filter` were built from, and that world stays borrowed as the states
+    /// `filter` were built from; a dense cursor walks the dense entity array of
+    /// one of that world's storages; and the world stays borrowed as the states
     /// require for as long as the iterator's items live.
     pub(crate) unsafe fn new(
         candidates: Candidates<'w>,
@@ -80,22 +98,48 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
 
     #[inline]
     fn next(&mut self) -> Option<Q::Item<'q>> {
-        loop {
-            let entity = self.candidates.next()?;
-            if !F::matches(&self.filter, entity) {
-                continue;
-            }
-            // SAFETY: the constructor's contract: live, distinct candidates, so
-            // each entity's item is handed out once.
-            if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
-                return Some(item);
-            }
+        match &mut self.candidates {
+            Candidates::Dense(cursor) => loop {
+                if cursor.next == cursor.chunk_end {
+                    if cursor.next >= cursor.entities.len() {
+                        return None;
+                    }
+                    cursor.chunk_end = (cursor.next + CHUNK).min(cursor.entities.len());
+                    cursor.chunk_aligned =
+                        Q::aligned(&self.data, cursor.entities, cursor.next..cursor.chunk_end);
+                }
+                let index = cursor.next;
+                cursor.next += 1;
+                let entity = cursor.entities[index];
+                if !F::matches(&self.filter, entity) {
+                    continue;
+                }
+                if cursor.chunk_aligned {
+                    // SAFETY: the chunk holding `index` is aligned; the entity is
+                    // live (it is in a storage) and yielded once.
+                    return Some(unsafe { Q::fetch_aligned(&self.data, entity, index) });
+                }
+                // SAFETY: the constructor's contract: live, distinct candidates.
+                if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
+                    return Some(item);
+                }
+            },
+            Candidates::Alive(alive) => loop {
+                let entity = alive.next()?;
+                if !F::matches(&self.filter, entity) {
+                    continue;
+                }
+                // SAFETY: as above.
+                if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
+                    return Some(item);
+                }
+            },
         }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         let upper = match &self.candidates {
-            Candidates::Dense(entities) => entities.len(),
+            Candidates::Dense(cursor) => cursor.entities.len() - cursor.next,
             Candidates::Alive(alive) => alive.size_hint().1.unwrap_or(usize::MAX),
         };
         (0, Some(upper))
@@ -107,19 +151,58 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
         G: FnMut(B, Q::Item<'q>) -> B,
     {
         let (data, filter) = (self.data, self.filter);
-        let mut step = move |acc: B, entity: Entity| {
-            if !F::matches(&filter, entity) {
-                return acc;
-            }
-            // SAFETY: as in `next`.
-            match unsafe { Q::fetch(&data, entity) } {
-                Some(item) => g(acc, item),
-                None => acc,
-            }
-        };
         match self.candidates {
-            Candidates::Dense(entities) => entities.fold(init, |acc, &entity| step(acc, entity)),
-            Candidates::Alive(alive) => alive.fold(init, step),
+            Candidates::Dense(cursor) => {
+                let entities = cursor.entities;
+                let mut acc = init;
+                let mut start = cursor.next;
+                while start < entities.len() {
+                    let mut end = if start < cursor.chunk_end {
+                        cursor.chunk_end
+                    } else {
+                        (start + CHUNK).min(entities.len())
+                    };
+                    if Q::aligned(&data, entities, start..end) {
+                        // Extend the run chunk by chunk, so the loop below is one
+                        // long zipped pass rather than many short ones.
+                        while end < entities.len() {
+                            let next = (end + CHUNK).min(entities.len());
+                            if !Q::aligned(&data, entities, end..next) {
+                                break;
+                            }
+                            end = next;
+                        }
+                        for (index, &entity) in entities.iter().enumerate().take(end).skip(start) {
+                            if F::matches(&filter, entity) {
+                                // SAFETY: the run is aligned; live, distinct entities.
+                                acc = g(acc, unsafe { Q::fetch_aligned(&data, entity, index) });
+                            }
+                        }
+                    } else {
+                        for &entity in &entities[start..end] {
+                            if !F::matches(&filter, entity) {
+                                continue;
+                            }
+                            // SAFETY: live, distinct entities.
+                            if let Some(item) = unsafe { Q::fetch(&data, entity) } {
+                                acc = g(acc, item);
+                            }
+                        }
+                    }
+                    start = end;
+                }
+                acc
+            }
+            Candidates::Alive(alive) => alive.fold(init, |acc, entity| {
+                if !F::matches(&filter, entity) {
+                    return acc;
+                }
+                // SAFETY: live, distinct entities.
+                match unsafe { Q::fetch(&data, entity) } {
+                    Some(item) => g(acc, item),
+                    None => acc,
+                }
+            }),
         }
     }
 }

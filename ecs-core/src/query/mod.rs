@@ -265,12 +265,15 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// ```
     pub fn get(&self, entity: Entity) -> Result<ReadOnlyItem<'_, Q>, Error> {
         let state = Q::readonly_state(&self.data);
-        self.check(entity, |entity| {
-            <Q::ReadOnly as QueryData>::missing(&state, entity)
-        })?;
-        // SAFETY: `entity` is alive (checked); read-only items may overlap.
-        let item = unsafe { <Q::ReadOnly as QueryData>::fetch(&state, entity) };
-        Ok(item.expect("a checked entity has every required component"))
+        if self.may_fetch(entity) {
+            // SAFETY: a fetch that requires a storage only succeeds for entities
+            // in it, which are alive; otherwise `may_fetch` checked liveness.
+            // Read-only items may overlap.
+            if let Some(item) = unsafe { <Q::ReadOnly as QueryData>::fetch(&state, entity) } {
+                return Ok(item);
+            }
+        }
+        Err(self.mismatch(entity, <Q::ReadOnly as QueryData>::missing(&state, entity)))
     }
 
     /// The full item of `entity`, `&mut T` included, or an error as for [`get`](Self::get).
@@ -287,12 +290,14 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn get_mut(&mut self, entity: Entity) -> Result<Q::Item<'_>, Error> {
-        let data = self.data;
-        self.check(entity, |entity| Q::missing(&data, entity))?;
-        // SAFETY: `entity` is alive (checked), and `&mut self` keeps every other
-        // item of this query dead while this one lives.
-        let item = unsafe { Q::fetch(&self.data, entity) };
-        Ok(item.expect("a checked entity has every required component"))
+        if self.may_fetch(entity) {
+            // SAFETY: alive as in `get`; `&mut self` keeps every other item of
+            // this query dead while this one lives.
+            if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
+                return Ok(item);
+            }
+        }
+        Err(self.mismatch(entity, Q::missing(&self.data, entity)))
     }
 
     /// The read-only item of the one entity that matches; an error if none or
@@ -363,18 +368,26 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         self.get(entity).is_ok()
     }
 
-    /// `Ok` if `entity` is alive, passes the filter and has what `missing` asks for.
-    fn check(
-        &self,
-        entity: Entity,
-        missing: impl FnOnce(Entity) -> Option<&'static str>,
-    ) -> Result<(), Error> {
-        self.world.entities().check(entity)?;
-        F::check(&self.filter, entity)?;
-        match missing(entity) {
-            Some(component) => Err(Error::MissingComponent { entity, component }),
-            None => Ok(()),
+    /// Whether fetching `entity` is both safe and worth trying: it passes the
+    /// filter, and it is alive, which a required storage vouches for by itself.
+    #[inline]
+    fn may_fetch(&self, entity: Entity) -> bool {
+        let mut requires_storage = false;
+        Q::for_each_required(&self.data, &mut |_| requires_storage = true);
+        (requires_storage || self.world.is_alive(entity)) && F::matches(&self.filter, entity)
+    }
+
+    /// Why `entity` does not match: dead, filtered out, or lacking `missing`.
+    #[cold]
+    fn mismatch(&self, entity: Entity, missing: Option<&'static str>) -> Error {
+        if let Err(dead) = self.world.entities().check(entity) {
+            return dead;
         }
+        if let Err(filtered) = F::check(&self.filter, entity) {
+            return filtered;
+        }
+        let component = missing.expect("an entity that fails no check matches the query");
+        Error::MissingComponent { entity, component }
     }
 
     /// The smallest required storage's entities, or every live entity.
@@ -388,7 +401,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Q::for_each_required(&self.data, &mut consider);
         F::for_each_required(&self.filter, &mut consider);
         match smallest {
-            Some(entities) => Candidates::Dense(entities.iter()),
+            Some(entities) => Candidates::dense(entities),
             None => Candidates::Alive(self.world.entities().iter_alive()),
         }
     }

@@ -1,5 +1,7 @@
 //! `QueryData` for tuples: every element fetched, an entity matches if it matches them all.
 
+use core::ops::Range;
+
 use crate::entity::Entity;
 
 use super::access::Access;
@@ -34,7 +36,7 @@ macro_rules! tuple_data {
                 ($($name::readonly_state($name),)*)
             }
 
-            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut dyn FnMut(&'w [Entity])) {
+            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(&'w [Entity])) {
                 let ($($name,)*) = state;
                 $($name::for_each_required($name, f);)*
             }
@@ -45,6 +47,23 @@ macro_rules! tuple_data {
                 // SAFETY: forwarded under the caller's contract; the access check
                 // ruled out two elements reaching the same data mutably.
                 Some(($(unsafe { $name::fetch($name, entity) }?,)*))
+            }
+
+            #[inline(always)]
+            fn aligned(state: &Self::State<'_>, driver: &[Entity], range: Range<usize>) -> bool {
+                let ($($name,)*) = state;
+                true $(&& $name::aligned($name, driver, range.clone()))*
+            }
+
+            #[inline(always)]
+            unsafe fn fetch_aligned<'q>(
+                state: &Self::State<'_>,
+                entity: Entity,
+                index: usize,
+            ) -> Self::Item<'q> {
+                let ($($name,)*) = state;
+                // SAFETY: forwarded under the caller's contract: every element is aligned.
+                ($(unsafe { $name::fetch_aligned($name, entity, index) },)*)
             }
 
             fn missing(state: &Self::State<'_>, entity: Entity) -> Option<&'static str> {

@@ -103,7 +103,7 @@ fn impl_query_data(
 
             fn for_each_required<#state_lt>(
                 __ecs_state: &Self::State<#state_lt>,
-                __ecs_f: &mut dyn ::core::ops::FnMut(&#state_lt [#krate::Entity]),
+                __ecs_f: &mut impl ::core::ops::FnMut(&#state_lt [#krate::Entity]),
             ) {
                 #( <#fetched as #qd>::for_each_required(&__ecs_state.#index, __ecs_f); )*
             }
@@ -121,6 +121,35 @@ fn impl_query_data(
                         }?,
                     )*
                 })
+            }
+
+            #[inline(always)]
+            fn aligned(
+                __ecs_state: &Self::State<'_>,
+                __ecs_driver: &[#krate::Entity],
+                __ecs_range: ::core::ops::Range<usize>,
+            ) -> bool {
+                true #( && <#fetched as #qd>::aligned(
+                    &__ecs_state.#index,
+                    __ecs_driver,
+                    ::core::clone::Clone::clone(&__ecs_range),
+                ) )*
+            }
+
+            #[inline(always)]
+            unsafe fn fetch_aligned<#item_lt>(
+                __ecs_state: &Self::State<'_>,
+                __ecs_entity: #krate::Entity,
+                __ecs_index: usize,
+            ) -> Self::Item<#item_lt> {
+                #name {
+                    #(
+                        // SAFETY: forwarded under the caller's contract.
+                        #members: unsafe {
+                            <#fetched as #qd>::fetch_aligned(&__ecs_state.#index, __ecs_entity, __ecs_index)
+                        },
+                    )*
+                }
             }
 
             fn missing(
