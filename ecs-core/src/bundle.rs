@@ -8,7 +8,9 @@ use crate::storage::Storages;
 /// [`World::spawn`](crate::World::spawn) or [`World::insert_bundle`](crate::World::insert_bundle).
 ///
 /// Tuples nest, so `((A, B), C)` is a bundle too. If a type appears twice, the
-/// later value wins and the earlier one is dropped. The trait is implemented
+/// later value wins and the earlier one is dropped (should that `Drop` panic
+/// inside `spawn`, the entity stays spawned with what was written so far, and
+/// the panic carries on before its id is returned). The trait is implemented
 /// for you; it cannot be implemented outside this crate.
 ///
 /// ```

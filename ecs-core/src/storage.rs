@@ -4,6 +4,7 @@ use core::any::{Any, TypeId};
 use core::hash::{BuildHasherDefault, Hasher};
 use core::ptr::NonNull;
 use std::collections::HashMap;
+use std::panic::{self, AssertUnwindSafe};
 
 use crate::component::{Component, ComponentId, ComponentInfo};
 use crate::entity::Entity;
@@ -133,6 +134,22 @@ pub struct Storages {
     ids: HashMap<TypeId, ComponentId, BuildHasherDefault<TypeIdHasher>>,
     infos: Vec<ComponentInfo>,
     cells: Vec<StorageCell>,
+}
+
+impl Drop for Storages {
+    /// Drops every storage even if a component's `Drop` panics, then resumes
+    /// the first panic: one bad value never leaks the rest of the world.
+    fn drop(&mut self) {
+        let mut first_panic = None;
+        for cell in self.cells.drain(..) {
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop(cell))) {
+                first_panic.get_or_insert(payload);
+            }
+        }
+        if let Some(payload) = first_panic {
+            panic::resume_unwind(payload);
+        }
+    }
 }
 
 impl Storages {

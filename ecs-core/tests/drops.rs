@@ -668,6 +668,31 @@ fn panicking_drop_during_world_drop_still_drops_the_rest() {
     ledger.assert_all_dropped();
 }
 
+/// Two values whose `Drop` panics, in different storages, when the world drops: each
+/// storage is dropped on its own, so the process does not abort, the first panic reaches
+/// the caller, and every other value is still dropped exactly once.
+#[test]
+fn two_panicking_drops_in_different_storages_during_world_drop() {
+    let ledger = Ledger::default();
+    let mut world = World::new();
+    for i in 0..10 {
+        let a = if i == 2 {
+            ledger.bomb()
+        } else {
+            ledger.token()
+        };
+        let c = if i == 7 {
+            ledger.bomb()
+        } else {
+            ledger.token()
+        };
+        world.spawn((A(a), B(ledger.token()), C(c)));
+    }
+    assert_eq!(ledger.live(), 30);
+    assert_bomb_panic(catch_unwind(AssertUnwindSafe(move || drop(world))));
+    ledger.assert_all_dropped();
+}
+
 /// A value whose `Drop` panics when `insert_bundle` replaces it: the panic reaches the caller,
 /// every value (old, new, and the rest of the bundle) is dropped at most once, nothing leaks,
 /// the world holds exactly the values still live, and it stays usable.
