@@ -1,8 +1,13 @@
 //! Bundles: the set of components given to `spawn` and `insert_bundle` in one go.
 
-use crate::component::Component;
+use core::any::TypeId;
+use core::hash::BuildHasherDefault;
+use core::slice;
+use std::collections::HashMap;
+
+use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
-use crate::storage::Storages;
+use crate::storage::{Storages, TypeIdHasher};
 
 /// One component, or a tuple of 0 to 16 bundles, given to
 /// [`World::spawn`](crate::World::spawn) or [`World::insert_bundle`](crate::World::insert_bundle).
@@ -45,25 +50,72 @@ pub(crate) mod sealed {
 
     /// How a bundle writes itself into storages. Hidden so that a bundle can only
     /// do what the world expects: insert components for a live entity.
+    ///
+    /// `ids` walks the component ids that [`register`](Self::register) listed,
+    /// in the same order, so writing looks up no type.
     pub trait WriteBundle {
+        /// Registers every component type, appending their ids in write order.
+        fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>);
         /// Makes room for `additional` more entities in every storage this bundle touches.
-        fn reserve(storages: &mut Storages, additional: usize);
+        fn reserve(
+            storages: &mut Storages,
+            ids: &mut slice::Iter<'_, ComponentId>,
+            additional: usize,
+        );
         /// Inserts every component for the live `entity`, dropping values it replaces.
-        fn write(self, storages: &mut Storages, entity: Entity);
+        fn write(
+            self,
+            storages: &mut Storages,
+            ids: &mut slice::Iter<'_, ComponentId>,
+            entity: Entity,
+        );
     }
 }
 
 impl<T: Component> Bundle for T {}
 
 impl<T: Component> sealed::WriteBundle for T {
-    #[inline]
-    fn reserve(storages: &mut Storages, additional: usize) {
-        storages.get_or_create::<T>().reserve(additional);
+    fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>) {
+        ids.push(storages.register::<T>());
     }
 
     #[inline]
-    fn write(self, storages: &mut Storages, entity: Entity) {
-        storages.get_or_create::<T>().insert(entity, self);
+    fn reserve(storages: &mut Storages, ids: &mut slice::Iter<'_, ComponentId>, additional: usize) {
+        storages.typed_mut::<T>(next_id(ids)).reserve(additional);
+    }
+
+    #[inline]
+    fn write(
+        self,
+        storages: &mut Storages,
+        ids: &mut slice::Iter<'_, ComponentId>,
+        entity: Entity,
+    ) {
+        storages.typed_mut::<T>(next_id(ids)).insert(entity, self);
+    }
+}
+
+#[inline]
+fn next_id(ids: &mut slice::Iter<'_, ComponentId>) -> ComponentId {
+    *ids.next()
+        .expect("a bundle writes as many components as it registered")
+}
+
+/// The component ids of every bundle type a world has spawned, in write order.
+#[derive(Default)]
+pub(crate) struct BundleIds {
+    ids: HashMap<TypeId, Box<[ComponentId]>, BuildHasherDefault<TypeIdHasher>>,
+}
+
+impl BundleIds {
+    /// `B`'s component ids, registering its types on first sight.
+    #[inline]
+    pub(crate) fn of<B: Bundle>(&mut self, storages: &mut Storages) -> &[ComponentId] {
+        self.ids.entry(TypeId::of::<B>()).or_insert_with(|| {
+            let mut ids = Vec::new();
+            B::register(storages, &mut ids);
+            ids.into_boxed_slice()
+        })
     }
 }
 
@@ -79,14 +131,28 @@ macro_rules! tuple_bundle {
         )]
         impl<$($name: Bundle),*> sealed::WriteBundle for ($($name,)*) {
             #[inline]
-            fn reserve(storages: &mut Storages, additional: usize) {
-                $($name::reserve(storages, additional);)*
+            fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>) {
+                $($name::register(storages, ids);)*
             }
 
             #[inline]
-            fn write(self, storages: &mut Storages, entity: Entity) {
+            fn reserve(
+                storages: &mut Storages,
+                ids: &mut slice::Iter<'_, ComponentId>,
+                additional: usize,
+            ) {
+                $($name::reserve(storages, ids, additional);)*
+            }
+
+            #[inline]
+            fn write(
+                self,
+                storages: &mut Storages,
+                ids: &mut slice::Iter<'_, ComponentId>,
+                entity: Entity,
+            ) {
                 let ($($name,)*) = self;
-                $($name.write(storages, entity);)*
+                $($name.write(storages, ids, entity);)*
             }
         }
     };

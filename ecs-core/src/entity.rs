@@ -167,6 +167,7 @@ impl Entities {
     ///
     /// # Panics
     /// When all 2^32 indices are in use or retired.
+    #[inline]
     pub(crate) fn alloc(&mut self) -> Entity {
         self.alive += 1;
         if let Some(index) = self.free.pop() {

@@ -52,14 +52,32 @@ impl SparseIndex {
     }
 
     /// Maps `entity` to `dense`, allocating its page if needed.
+    #[cfg(test)]
     pub(crate) fn insert(&mut self, entity: Entity, dense: u32) {
-        let index = entity.index() as usize;
+        self.slot_or_alloc(entity.index()).set(entity, dense);
+    }
+
+    /// The slot for `index`, allocating its page on first use.
+    #[inline]
+    pub(crate) fn slot_or_alloc(&mut self, index: u32) -> Slot<'_> {
+        let index = index as usize;
         let page_index = index >> PAGE_BITS;
+        if !matches!(self.pages.get(page_index), Some(Some(_))) {
+            self.alloc_page(page_index);
+        }
+        let page = self.pages[page_index]
+            .as_deref_mut()
+            .expect("the page was just allocated");
+        Slot(&mut page[index & PAGE_MASK])
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn alloc_page(&mut self, page_index: usize) {
         if page_index >= self.pages.len() {
             self.pages.resize_with(page_index + 1, || None);
         }
-        let page = self.pages[page_index].get_or_insert_with(new_page);
-        page[index & PAGE_MASK] = pack(entity, dense);
+        self.pages[page_index] = Some(new_page());
     }
 
     /// Moves an already mapped `entity` to `dense`.
@@ -82,6 +100,30 @@ impl SparseIndex {
             .as_deref_mut()
             .expect("sparse slot on a page that was never allocated");
         &mut page[index & PAGE_MASK]
+    }
+}
+
+/// One slot of the index, borrowed for an insertion.
+pub(crate) struct Slot<'a>(&'a mut u64);
+
+impl Slot<'_> {
+    /// The dense position this slot maps `entity` to, if it maps that exact entity.
+    #[inline]
+    pub(crate) fn get(&self, entity: Entity) -> Option<usize> {
+        let slot = *self.0;
+        ((slot >> 32) as u32 == entity.version()).then_some(slot as u32 as usize)
+    }
+
+    /// Whether the slot maps nothing.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        *self.0 == 0
+    }
+
+    /// Maps the slot to `entity` at `dense`.
+    #[inline]
+    pub(crate) fn set(self, entity: Entity, dense: u32) {
+        *self.0 = pack(entity, dense);
     }
 }
 

@@ -58,19 +58,23 @@ impl<T> SparseSet<T> {
     }
 
     /// Adds `value` for `entity`, or replaces the value it has and returns the old one.
+    #[inline]
     pub(crate) fn insert(&mut self, entity: Entity, value: T) -> Option<T> {
-        if let Some(dense) = self.sparse.get(entity) {
+        let slot = self.sparse.slot_or_alloc(entity.index());
+        if let Some(dense) = slot.get(entity) {
             return Some(core::mem::replace(&mut self.data[dense], value));
         }
+        // The index holds at most one entity per slot index, and the world
+        // removes an entity from every set before its index is reused.
+        debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
         let dense =
             u32::try_from(self.entities.len()).expect("a sparse set holds at most 2^32 components");
-        // Grow both arrays before touching the index, so an allocation failure
-        // leaves the set unchanged.
-        self.entities.reserve(1);
-        self.data.reserve(1);
-        self.sparse.insert(entity, dense);
-        self.entities.push(entity);
+        // Data first: only its growth can panic (capacity overflow), and then
+        // nothing has changed yet. The entity array cannot overflow before the
+        // u32 limit above, and the slot is written last.
         self.data.push(value);
+        self.entities.push(entity);
+        slot.set(entity, dense);
         None
     }
 

@@ -196,6 +196,19 @@ impl Storages {
         Some(unsafe { ptr.as_mut() })
     }
 
+    /// The storage registered as `id`, which must be `T`'s.
+    ///
+    /// # Panics
+    /// If `id` is not `T`'s id in this world.
+    #[inline]
+    pub(crate) fn typed_mut<T: Component>(&mut self, id: ComponentId) -> &mut SparseSet<T> {
+        let mut ptr = self.cells[id.index()]
+            .typed::<T>()
+            .expect("the component id belongs to T");
+        // SAFETY: as in `get_mut`.
+        unsafe { ptr.as_mut() }
+    }
+
     /// `T`'s storage, created empty on first use.
     #[inline]
     pub(crate) fn get_or_create<T: Component>(&mut self) -> &mut SparseSet<T> {

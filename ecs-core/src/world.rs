@@ -3,7 +3,7 @@
 use core::fmt;
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::bundle::Bundle;
+use crate::bundle::{Bundle, BundleIds};
 use crate::component::{Component, ComponentInfo};
 use crate::entity::{Entities, Entity};
 use crate::entity_ref::{EntityMut, EntityRef};
@@ -44,6 +44,7 @@ use crate::storage::Storages;
 pub struct World {
     entities: Entities,
     storages: Storages,
+    bundles: BundleIds,
 }
 
 impl World {
@@ -76,9 +77,11 @@ impl World {
     /// assert_eq!(world.get::<Health>(e)?.0, 10);
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
         let entity = self.entities.alloc();
-        bundle.write(&mut self.storages, entity);
+        let ids = self.bundles.of::<B>(&mut self.storages);
+        bundle.write(&mut self.storages, &mut ids.iter(), entity);
         entity
     }
 
@@ -106,7 +109,8 @@ impl World {
         let bundles = bundles.into_iter();
         let additional = bundles.size_hint().0;
         self.entities.reserve(additional);
-        B::reserve(&mut self.storages, additional);
+        let ids = self.bundles.of::<B>(&mut self.storages);
+        B::reserve(&mut self.storages, &mut ids.iter(), additional);
         let mut spawned = Vec::with_capacity(additional);
         for bundle in bundles {
             spawned.push(self.spawn(bundle));
@@ -130,6 +134,7 @@ impl World {
     /// assert!(world.insert(e, Health(1)).is_err());
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn insert<T: Component>(
         &mut self,
         entity: Entity,
@@ -156,7 +161,8 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.entities.check(entity)?;
-        bundle.write(&mut self.storages, entity);
+        let ids = self.bundles.of::<B>(&mut self.storages);
+        bundle.write(&mut self.storages, &mut ids.iter(), entity);
         Ok(())
     }
 
@@ -178,6 +184,7 @@ impl World {
     /// );
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
         self.entities.check(entity)?;
         self.storages
