@@ -1,5 +1,5 @@
-//! A short tour: spawn a few entities, change them, look at what they hold, despawn one,
-//! and see a stale handle reported as an error.
+//! A short tour: spawn a few entities, move them with a typed query, look at what one
+//! holds, despawn one, and see its stale handle reported as an error.
 
 use ecs_core::prelude::*;
 
@@ -21,14 +21,26 @@ struct Name(String);
 #[derive(Component)]
 struct Frozen;
 
+/// What the movement step reads and writes.
+#[derive(Query)]
+struct Mover<'w> {
+    pos: &'w mut Position,
+    vel: &'w Velocity,
+}
+
 fn main() -> Result<(), Error> {
     let mut world = World::new();
-    let hero = world.spawn((
+    world.spawn((
         Name("hero".into()),
         Position { x: 0.0, y: 0.0 },
         Velocity { x: 1.0, y: 0.5 },
     ));
-    let rock = world.spawn((Name("rock".into()), Position { x: 5.0, y: 5.0 }, Frozen));
+    let rock = world.spawn((
+        Name("rock".into()),
+        Position { x: 5.0, y: 5.0 },
+        Velocity { x: 9.0, y: 9.0 },
+        Frozen,
+    ));
     let monster = world.spawn((
         Name("monster".into()),
         Position { x: 9.0, y: 0.0 },
@@ -36,25 +48,19 @@ fn main() -> Result<(), Error> {
     ));
 
     for step in 1..=3 {
-        for e in [hero, rock, monster] {
-            if world.contains::<Frozen>(e) {
-                continue;
-            }
-            let Ok(&velocity) = world.get::<Velocity>(e) else {
-                continue;
-            };
-            let position = world.get_mut::<Position>(e)?;
-            position.x += velocity.x;
-            position.y += velocity.y;
+        for m in world.query::<Mover>().without::<Frozen>().iter_mut() {
+            m.pos.x += m.vel.x;
+            m.pos.y += m.vel.y;
         }
         println!("step {step}:");
-        for e in [hero, rock, monster] {
-            let name = &world.get::<Name>(e)?.0;
-            let position = world.get::<Position>(e)?;
-            println!(
-                "  {name:8} {e:?} at ({:5.1}, {:5.1})",
-                position.x, position.y
-            );
+        let mut rows: Vec<_> = world
+            .query::<(Entity, &Name, &Position)>()
+            .iter()
+            .map(|(e, name, p)| (e, name.0.clone(), *p))
+            .collect();
+        rows.sort_by_key(|(e, ..)| *e);
+        for (e, name, p) in rows {
+            println!("  {name:8} {e:?} at ({:5.1}, {:5.1})", p.x, p.y);
         }
     }
 
@@ -68,6 +74,8 @@ fn main() -> Result<(), Error> {
         Ok(name) => println!("unexpected: the old handle reads {name:?}"),
         Err(error) => println!("the monster's old handle: {error}"),
     }
+    let frozen = world.query_filtered::<&Name, With<Frozen>>();
+    println!("frozen in place: {}", frozen.single()?.0);
     println!("{} entities alive", world.len());
     Ok(())
 }

@@ -145,6 +145,19 @@ pub unsafe trait QueryData {
 )]
 pub unsafe trait ReadOnlyQueryData: QueryData<ReadOnly = Self> {}
 
+/// [`ReadOnlyQueryData`] as `#[derive(Query)]` requires it of every field of a
+/// struct without `&mut` fields, with a message that names the fix.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a read-only fetch, but the query struct it is a field of has no `&mut` field",
+    label = "this field can write",
+    note = "if this is a nested query that writes, mark the outer struct `#[query(mutable)]` \
+            so that it gets a read-only twin"
+)]
+pub trait ReadOnlyField: ReadOnlyQueryData {}
+
+impl<Q: ReadOnlyQueryData> ReadOnlyField for Q {}
+
 // SAFETY: registers `T` as read; the column is only read; required is `T`'s storage.
 unsafe impl<'a, T: Component> QueryData for &'a T {
     type Item<'q> = &'q T;

@@ -49,6 +49,8 @@ use core::any::type_name;
 
 pub use access::{Access, AccessMode};
 pub use column::Column;
+#[doc(hidden)]
+pub use data::ReadOnlyField;
 pub use data::{QueryData, ReadOnlyQueryData, WorldSource};
 pub use filter::{Or, Presence, QueryFilter, With, Without};
 pub use iter::QueryIter;

@@ -10,18 +10,31 @@ use super::QueryInput;
 
 pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
     let krate = &q.krate;
-    let query_data = quote!(#krate::query::QueryData);
     let tys: Vec<_> = q.fields.iter().map(|f| &f.ty).collect();
 
     if !q.writes {
-        // Read-only struct: it is its own read-only form.
-        let bounds = tys
+        // Read-only struct: it is its own read-only form. The fields are checked
+        // to be read-only by a separate function, not by where-bounds on the
+        // impls: a bound `&'w T: ReadOnlyQueryData` in the impl would shadow the
+        // impl of `&'w T` and leave `<&'w T as QueryData>::Item<'q>` unnormalized
+        // (rust-lang/rust#152409).
+        let (impl_generics, _, where_clause) = q.input.generics.split_for_impl();
+        let checks = tys
             .iter()
-            .map(|ty| quote_spanned!(ty.span()=> #ty: #krate::query::ReadOnlyQueryData));
-        let bounds: Vec<_> = bounds.collect();
-        let main = impl_query_data(q, &q.input.ident, &Fetch::Plain, &quote!(Self), &bounds);
-        let read_only = marker_impl(q, &q.input.ident, &bounds);
-        return quote!(#main #read_only);
+            .map(|ty| quote_spanned!(ty.span()=> __ecs_field_is_read_only::<#ty>();));
+        let main = impl_query_data(q, &q.input.ident, &Fetch::Plain, &quote!(Self), &[]);
+        let read_only = marker_impl(q, &q.input.ident, &[]);
+        return quote! {
+            #main
+            #read_only
+            const _: () = {
+                fn __ecs_field_is_read_only<__EcsQ: #krate::query::ReadOnlyField>() {}
+                #[allow(dead_code, reason = "only type-checked")]
+                fn __ecs_fields_are_read_only #impl_generics () #where_clause {
+                    #( #checks )*
+                }
+            };
+        };
     }
 
     let twin = format_ident!("{}ReadOnly", q.input.ident);
@@ -36,7 +49,6 @@ pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
     );
     let twin_impl = impl_query_data(q, &twin, &Fetch::ReadOnlyOf, &quote!(Self), &[]);
     let twin_marker = marker_impl(q, &twin, &[]);
-    let _ = query_data;
     quote!(#twin_struct #main #twin_impl #twin_marker)
 }
 
@@ -115,10 +127,17 @@ fn impl_query_data(
             ) -> ::core::option::Option<Self::Item<#item_lt>> {
                 ::core::option::Option::Some(#name {
                     #(
-                        // SAFETY: forwarded under the caller's contract.
-                        #members: unsafe {
-                            <#fetched as #qd>::fetch(&__ecs_state.#index, __ecs_entity)
-                        }?,
+                        #members: {
+                            // The item lifetime is pinned by the annotation: left to
+                            // inference, a field borrowed for another lifetime
+                            // (`&'static T`) would get an item outliving the borrow.
+                            let __ecs_field: ::core::option::Option<
+                                <#fetched as #qd>::Item<#item_lt>,
+                            > =
+                                // SAFETY: forwarded under the caller's contract.
+                                unsafe { <#fetched as #qd>::fetch(&__ecs_state.#index, __ecs_entity) };
+                            __ecs_field?
+                        },
                     )*
                 })
             }
@@ -127,8 +146,8 @@ fn impl_query_data(
             fn aligned(
                 __ecs_state: &Self::State<'_>,
                 __ecs_driver: &[#krate::Entity],
-                __ecs_range: ::core::ops::Range<usize>,
-            ) -> bool {
+                __ecs_range: ::core::ops::Range<::core::primitive::usize>,
+            ) -> ::core::primitive::bool {
                 true #( && <#fetched as #qd>::aligned(
                     &__ecs_state.#index,
                     __ecs_driver,
@@ -140,13 +159,18 @@ fn impl_query_data(
             unsafe fn fetch_aligned<#item_lt>(
                 __ecs_state: &Self::State<'_>,
                 __ecs_entity: #krate::Entity,
-                __ecs_index: usize,
+                __ecs_index: ::core::primitive::usize,
             ) -> Self::Item<#item_lt> {
                 #name {
                     #(
-                        // SAFETY: forwarded under the caller's contract.
-                        #members: unsafe {
-                            <#fetched as #qd>::fetch_aligned(&__ecs_state.#index, __ecs_entity, __ecs_index)
+                        #members: {
+                            // The item lifetime is pinned as in `fetch`.
+                            let __ecs_field: <#fetched as #qd>::Item<#item_lt> =
+                                // SAFETY: forwarded under the caller's contract.
+                                unsafe {
+                                    <#fetched as #qd>::fetch_aligned(&__ecs_state.#index, __ecs_entity, __ecs_index)
+                                };
+                            __ecs_field
                         },
                     )*
                 }
@@ -155,7 +179,7 @@ fn impl_query_data(
             fn missing(
                 __ecs_state: &Self::State<'_>,
                 __ecs_entity: #krate::Entity,
-            ) -> ::core::option::Option<&'static str> {
+            ) -> ::core::option::Option<&'static ::core::primitive::str> {
                 ::core::option::Option::None
                     #( .or_else(|| <#fetched as #qd>::missing(&__ecs_state.#index, __ecs_entity)) )*
             }
@@ -169,8 +193,9 @@ fn marker_impl(q: &QueryInput<'_>, name: &Ident, extra_bounds: &[TokenStream]) -
     let (impl_generics, type_generics, where_clause) = q.input.generics.split_for_impl();
     let where_clause = extend_where(where_clause, extra_bounds);
     quote! {
-        // SAFETY: every field's fetch is read-only (bounded above, or the
-        // read-only form of the field), so the struct's fetch never writes.
+        // SAFETY: every field's fetch is read-only (checked by
+        // `__ecs_fields_are_read_only`, or the read-only form of the field), so
+        // the struct's fetch never writes.
         #[automatically_derived]
         unsafe impl #impl_generics #krate::query::ReadOnlyQueryData for #name #type_generics
             #where_clause {}

@@ -1,9 +1,8 @@
 //! What each field of a `#[derive(Query)]` struct fetches, and the mistakes caught before expansion.
 
-use proc_macro2::Span;
+use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
-use syn::spanned::Spanned;
-use syn::{Fields, GenericArgument, Member, PathArguments, Type};
+use syn::{Fields, GenericArgument, Lifetime, Member, PathArguments, Type};
 
 /// How a field touches component data, as far as its written type shows.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -32,7 +31,11 @@ struct Reach {
 }
 
 /// Analyses every field, collecting every mistake into `errors`.
-pub(crate) fn analyse(fields: &Fields, errors: &mut Vec<syn::Error>) -> Vec<QueryField> {
+pub(crate) fn analyse(
+    fields: &Fields,
+    world: Option<&Lifetime>,
+    errors: &mut Vec<syn::Error>,
+) -> Vec<QueryField> {
     let mut analysed = Vec::new();
     let mut reached: Vec<(String, Reach)> = Vec::new();
     for (index, field) in fields.iter().enumerate() {
@@ -41,6 +44,17 @@ pub(crate) fn analyse(fields: &Fields, errors: &mut Vec<syn::Error>) -> Vec<Quer
             None => Member::Unnamed(syn::Index::from(index)),
         };
         let label = member_label(&member);
+        if let Some(world) = world
+            && let Some(other) = foreign_lifetime(field.ty.to_token_stream(), world)
+        {
+            errors.push(syn::Error::new_spanned(
+                &other,
+                format!(
+                    "field `{label}` borrows for `{other}`, but a query item only lives as \
+                     long as its borrow of the world: borrow for `{world}` instead"
+                ),
+            ));
+        }
         let mut reaches = Vec::new();
         let mutability = match classify(&field.ty, &mut reaches) {
             Ok(mutability) => mutability,
@@ -54,16 +68,23 @@ pub(crate) fn analyse(fields: &Fields, errors: &mut Vec<syn::Error>) -> Vec<Quer
                 earlier.component == reach.component && (earlier.writes || reach.writes)
             });
             if let Some((other, earlier)) = clash {
-                let writer = if earlier.writes { other } else { &label };
-                errors.push(syn::Error::new_spanned(
-                    &field.ty,
+                let message = if *other == label {
+                    format!(
+                        "field `{label}` reaches `{component}` twice, and changes it: one entity \
+                         would hand out two references to the same value; fetch it once as \
+                         `&'w mut {component}` and read the value through it",
+                        component = reach.component,
+                    )
+                } else {
+                    let writer = if earlier.writes { other } else { &label };
                     format!(
                         "fields `{other}` and `{label}` both reach `{component}`, and `{writer}` \
                          changes it: one entity would hand out two references to the same value; \
                          keep one field `&'w mut {component}` and read the value through it",
                         component = reach.component,
-                    ),
-                ));
+                    )
+                };
+                errors.push(syn::Error::new_spanned(&field.ty, message));
             }
             reached.push((label.clone(), reach));
         }
@@ -94,41 +115,59 @@ fn member_label(member: &Member) -> String {
 enum Problem {
     /// A component named by value: `Position` instead of `&'w Position`.
     ByValue {
-        span: Span,
+        tokens: TokenStream,
         ty: String,
         in_option: bool,
     },
     /// A type that is not a reference, an option, a tuple, `Entity` or a query.
-    Unsupported { span: Span, ty: String },
+    Unsupported { tokens: TokenStream, ty: String },
+    /// `&'w Entity`: ids are fetched by value.
+    EntityByRef { tokens: TokenStream },
+    /// A reference to something that cannot be a component: `&'w [T]`, `&'w dyn Trait`, ...
+    BorrowsNonComponent { tokens: TokenStream, ty: String },
 }
 
 impl Problem {
     fn into_error(self, field: &str) -> syn::Error {
         match self {
             Problem::ByValue {
-                span,
+                tokens,
                 ty,
                 in_option: false,
-            } => syn::Error::new(
-                span,
+            } => syn::Error::new_spanned(
+                tokens,
                 format!(
                     "field `{field}` names `{ty}` by value, but a query borrows components \
                      from the world: write `&'w {ty}` to read it or `&'w mut {ty}` to change it"
                 ),
             ),
             Problem::ByValue {
-                span,
+                tokens,
                 ty,
                 in_option: true,
-            } => syn::Error::new(
-                span,
+            } => syn::Error::new_spanned(
+                tokens,
                 format!(
                     "field `{field}` names `{ty}` by value, but a query borrows components \
                      from the world: write `Option<&'w {ty}>` or `Option<&'w mut {ty}>`"
                 ),
             ),
-            Problem::Unsupported { span, ty } => syn::Error::new(
-                span,
+            Problem::EntityByRef { tokens } => syn::Error::new_spanned(
+                tokens,
+                format!(
+                    "field `{field}` borrows `Entity`, but a query yields entity ids by value: \
+                     write `{field}: Entity`"
+                ),
+            ),
+            Problem::BorrowsNonComponent { tokens, ty } => syn::Error::new_spanned(
+                tokens,
+                format!(
+                    "field `{field}` borrows `{ty}`, which cannot be a component: a query \
+                     borrows one component per entity, e.g. `&'w Position`"
+                ),
+            ),
+            Problem::Unsupported { tokens, ty } => syn::Error::new_spanned(
+                tokens,
                 format!(
                     "field `{field}` has type `{ty}`, which a query cannot fetch: use `&'w T`, \
                      `&'w mut T`, `Option<&'w T>`, `Option<&'w mut T>`, `Entity`, a tuple of \
@@ -142,6 +181,23 @@ impl Problem {
 fn classify(ty: &Type, reaches: &mut Vec<Reach>) -> Result<Mutability, Problem> {
     match ty {
         Type::Reference(reference) => {
+            match &*reference.elem {
+                Type::Path(path) if path.qself.is_none() => {
+                    let last = path.path.segments.last().expect("a path has a segment");
+                    if last.ident == "Entity" && last.arguments.is_none() {
+                        return Err(Problem::EntityByRef {
+                            tokens: ty.to_token_stream(),
+                        });
+                    }
+                }
+                Type::Paren(_) | Type::Group(_) | Type::Macro(_) => {}
+                other => {
+                    return Err(Problem::BorrowsNonComponent {
+                        tokens: ty.to_token_stream(),
+                        ty: compact(other),
+                    });
+                }
+            }
             let writes = reference.mutability.is_some();
             reaches.push(Reach {
                 component: compact(&reference.elem),
@@ -166,8 +222,8 @@ fn classify(ty: &Type, reaches: &mut Vec<Reach>) -> Result<Mutability, Problem> 
             let last = path.path.segments.last().expect("a path has a segment");
             if let Some(inner) = option_argument(last) {
                 return match classify(inner, reaches) {
-                    Err(Problem::ByValue { span, ty, .. }) => Err(Problem::ByValue {
-                        span,
+                    Err(Problem::ByValue { tokens, ty, .. }) => Err(Problem::ByValue {
+                        tokens,
                         ty,
                         in_option: true,
                     }),
@@ -181,13 +237,13 @@ fn classify(ty: &Type, reaches: &mut Vec<Reach>) -> Result<Mutability, Problem> 
                 return Ok(Mutability::Nested);
             }
             Err(Problem::ByValue {
-                span: ty.span(),
+                tokens: ty.to_token_stream(),
                 ty: compact(ty),
                 in_option: false,
             })
         }
         _ => Err(Problem::Unsupported {
-            span: ty.span(),
+            tokens: ty.to_token_stream(),
             ty: compact(ty),
         }),
     }
@@ -235,12 +291,14 @@ fn compact(ty: &Type) -> String {
             out.push(c);
             continue;
         }
-        // Keep a space only between two word characters, as in `dyn Trait`.
-        let before = out.chars().last().is_some_and(is_word);
+        // Keep a space between two word characters, as in `dyn Trait`, and
+        // after a separator, as in `[u8; 4]` and `(A, B)`.
+        let last = out.chars().last();
+        let before = last.is_some_and(is_word);
         let after = chars
             .peek()
             .is_some_and(|&next| is_word(next) || next == '\'');
-        if before && after {
+        if (before && after) || matches!(last, Some(';' | ',')) {
             out.push(' ');
         }
     }
@@ -249,4 +307,29 @@ fn compact(ty: &Type) -> String {
 
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
+}
+
+/// The first lifetime in `tokens` other than `world`.
+fn foreign_lifetime(tokens: TokenStream, world: &Lifetime) -> Option<Lifetime> {
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        match token {
+            TokenTree::Punct(punct) if punct.as_char() == '\'' => {
+                if let Some(TokenTree::Ident(ident)) = tokens.peek()
+                    && *ident != world.ident
+                {
+                    let mut lifetime = Lifetime::new(&format!("'{ident}"), ident.span());
+                    lifetime.apostrophe = punct.span();
+                    return Some(lifetime);
+                }
+            }
+            TokenTree::Group(group) => {
+                if let Some(found) = foreign_lifetime(group.stream(), world) {
+                    return Some(found);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }

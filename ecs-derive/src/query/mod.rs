@@ -36,6 +36,14 @@ pub(crate) fn derive_query(input: &DeriveInput) -> syn::Result<TokenStream> {
                 return Ok(true);
             }
             if meta.path.is_ident("mutable") {
+                if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                    errors.push(
+                        meta.error(
+                            "the `mutable` option takes no value: write `#[query(mutable)]`",
+                        ),
+                    );
+                    crate::options::skip_value(meta)?;
+                }
                 mutable = true;
                 return Ok(true);
             }
@@ -57,7 +65,7 @@ pub(crate) fn derive_query(input: &DeriveInput) -> syn::Result<TokenStream> {
                     ),
                 ));
             }
-            fields::analyse(&data.fields, &mut errors)
+            fields::analyse(&data.fields, world.as_ref(), &mut errors)
         }
         Data::Enum(data) => {
             errors.push(syn::Error::new_spanned(
