@@ -16,6 +16,7 @@ macro_rules! tuple_data {
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
         // SAFETY: every element upholds the contract, and the tuple only forwards.
+        #[diagnostic::do_not_recommend]
         unsafe impl<$($name: QueryData),*> QueryData for ($($name,)*) {
             type Item<'q> = ($($name::Item<'q>,)*);
             type ReadOnly = ($($name::ReadOnly,)*);
@@ -73,6 +74,7 @@ macro_rules! tuple_data {
         }
 
         // SAFETY: a tuple of read-only fetches writes nothing.
+        #[diagnostic::do_not_recommend]
         unsafe impl<$($name: ReadOnlyQueryData),*> ReadOnlyQueryData for ($($name,)*) {}
     };
 }
