@@ -20,9 +20,20 @@ mod query;
 /// Options, as `#[component(...)]` on the type:
 /// - `crate = "path"`: where `ecs_core` is, when the dependency is renamed or re-exported.
 ///
-/// ```ignore
-/// #[derive(Component)]
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component, Debug, PartialEq)]
 /// struct Position { x: f32, y: f32 }
+///
+/// #[derive(Component)]
+/// #[component(crate = "ecs_core")]
+/// enum Team { Red, Blue }
+///
+/// let mut world = World::new();
+/// let e = world.spawn((Position { x: 1.0, y: 2.0 }, Team::Red));
+/// assert_eq!(world.get::<Position>(e)?, &Position { x: 1.0, y: 2.0 });
+/// # Ok::<(), Error>(())
 /// ```
 #[proc_macro_derive(Component, attributes(component))]
 pub fn derive_component(input: TokenStream) -> TokenStream {
@@ -46,13 +57,30 @@ pub fn derive_component(input: TokenStream) -> TokenStream {
 ///   derive cannot see from the field's type;
 /// - `crate = "path"`: where `ecs_core` is, when renamed or re-exported.
 ///
-/// ```ignore
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Velocity(f32);
+///
 /// #[derive(Query)]
 /// struct Mover<'w> {
 ///     entity: Entity,
 ///     pos: &'w mut Position,
 ///     vel: &'w Velocity,
 /// }
+///
+/// let mut world = World::new();
+/// let e = world.spawn((Position(0.0), Velocity(2.0)));
+/// for m in world.query::<Mover>().iter_mut() {
+///     m.pos.0 += m.vel.0;
+/// }
+/// let query = world.query::<Mover>();
+/// let view: MoverReadOnly = query.get(e)?;
+/// assert_eq!(view.pos.0, 2.0);
+/// # Ok::<(), Error>(())
 /// ```
 #[proc_macro_derive(Query, attributes(query))]
 pub fn derive_query(input: TokenStream) -> TokenStream {

@@ -22,10 +22,10 @@ static EMPTY_SPARSE: SparseIndex = SparseIndex::new();
 /// Invariants:
 /// - `data` points at `entities.len()` initialised values of `T`, in the same
 ///   order as `entities`, and `sparse` maps exactly those entities;
-/// - a column made by [`Column::exclusive`] comes from a world borrowed
+/// - a column made by `Column::exclusive` comes from a world borrowed
 ///   exclusively for `'w`; the query holding it checked (through
 ///   [`Access`](super::Access)) that nothing else in it reaches `T`'s data;
-/// - a column made by [`Column::shared`] is never written through.
+/// - a column made by `Column::shared` is never written through.
 pub struct Column<'w, T> {
     sparse: &'w SparseIndex,
     entities: &'w [Entity],
