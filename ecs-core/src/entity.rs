@@ -267,9 +267,18 @@ impl Entities {
     }
 
     /// Number of slots waiting on the free list.
-    #[cfg(test)]
     pub(crate) fn free_count(&self) -> usize {
         self.free.len()
+    }
+
+    /// Number of slots ever handed out.
+    pub(crate) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Bytes held on the heap by the slot table and the free list.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * size_of::<Slot>() + self.free.capacity() * size_of::<u32>()
     }
 
     /// Test hook: moves a live slot's version to `version`, so tests can reach

@@ -25,6 +25,7 @@ pub mod prelude;
 pub mod query;
 mod sparse_index;
 mod sparse_set;
+mod stats;
 mod storage;
 mod world;
 
@@ -35,6 +36,7 @@ pub use entity::Entity;
 pub use entity_ref::{EntityMut, EntityRef};
 pub use error::Error;
 pub use query::Query;
+pub use stats::WorldStats;
 pub use world::World;
 
 /// Proof, checked at compile time, that worlds and ids cross threads.

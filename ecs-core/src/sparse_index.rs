@@ -89,6 +89,17 @@ impl SparseIndex {
         *slot = pack(entity, dense);
     }
 
+    /// Pages allocated.
+    pub(crate) fn page_count(&self) -> usize {
+        self.pages.iter().flatten().count()
+    }
+
+    /// Bytes held on the heap: the page table and the pages.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.pages.capacity() * size_of::<Option<Box<Page>>>()
+            + self.page_count() * size_of::<Page>()
+    }
+
     /// Unmaps the entity with `index`.
     #[inline]
     pub(crate) fn remove(&mut self, index: u32) {

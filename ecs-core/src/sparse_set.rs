@@ -123,6 +123,13 @@ impl<T> SparseSet<T> {
         &self.sparse
     }
 
+    /// Bytes held on the heap: index, entity array, data array.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.sparse.heap_bytes()
+            + self.entities.capacity() * size_of::<Entity>()
+            + self.data.capacity() * size_of::<T>()
+    }
+
     /// Splits a set into shared views of its index and entities and a writable
     /// pointer to its data, touching no field but the one each part comes from.
     ///

@@ -13,6 +13,12 @@ use crate::sparse_set::SparseSet;
 /// What the world can do with a storage without knowing its component type.
 pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn contains(&self, entity: Entity) -> bool;
+    /// Number of components stored.
+    fn len(&self) -> usize;
+    /// Sparse index pages allocated.
+    fn page_count(&self) -> usize;
+    /// Bytes held on the heap.
+    fn heap_bytes(&self) -> usize;
     /// Removes and drops `entity`'s component; returns whether there was one.
     fn remove_and_drop(&mut self, entity: Entity) -> bool;
     fn clear(&mut self);
@@ -26,6 +32,15 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
 impl<T: Component> ErasedStorage for SparseSet<T> {
     fn contains(&self, entity: Entity) -> bool {
         SparseSet::contains(self, entity)
+    }
+    fn len(&self) -> usize {
+        SparseSet::entities(self).len()
+    }
+    fn page_count(&self) -> usize {
+        self.sparse().page_count()
+    }
+    fn heap_bytes(&self) -> usize {
+        SparseSet::heap_bytes(self)
     }
     fn remove_and_drop(&mut self, entity: Entity) -> bool {
         self.remove(entity).is_some()

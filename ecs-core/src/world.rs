@@ -8,6 +8,7 @@ use crate::component::{Component, ComponentInfo};
 use crate::entity::{Entities, Entity};
 use crate::entity_ref::{EntityMut, EntityRef};
 use crate::error::Error;
+use crate::stats::WorldStats;
 use crate::storage::Storages;
 
 /// A container of entities and their components.
@@ -427,6 +428,40 @@ impl World {
             .erased()
             .filter(move |(_, set)| set.contains(entity))
             .map(|(id, _)| self.storages.info(id)))
+    }
+
+    /// Counts and memory figures: live entities, free and retired slots,
+    /// stored components, index pages, heap bytes.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Tag;
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Tag);
+    /// let stats = world.stats();
+    /// assert_eq!((stats.live_entities, stats.component_types, stats.components), (1, 1, 1));
+    /// ```
+    pub fn stats(&self) -> WorldStats {
+        let mut stats = WorldStats {
+            live_entities: self.entities.len(),
+            entity_slots: self.entities.slot_count(),
+            free_slots: self.entities.free_count(),
+            retired_slots: 0,
+            component_types: 0,
+            components: 0,
+            sparse_pages: 0,
+            heap_bytes: self.entities.heap_bytes(),
+        };
+        stats.retired_slots = stats.entity_slots - stats.live_entities - stats.free_slots;
+        for (_, set) in self.storages.erased() {
+            stats.component_types += 1;
+            stats.components += set.len();
+            stats.sparse_pages += set.page_count();
+            stats.heap_bytes += set.heap_bytes();
+        }
+        stats
     }
 
     pub(crate) fn storages(&self) -> &Storages {

@@ -1,0 +1,45 @@
+//! Counts and memory figures a world reports about itself.
+
+/// A snapshot of what a [`World`](crate::World) holds and how much memory it uses.
+///
+/// Useful to watch for leaks in long sessions (free slots and pages should level
+/// off, not grow) and to size a game's budgets.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32, f32);
+///
+/// let mut world = World::new();
+/// let ids = world.spawn_batch((0..100).map(|i| Position(i as f32, 0.0)));
+/// world.despawn(ids[0])?;
+/// let stats = world.stats();
+/// assert_eq!(stats.live_entities, 99);
+/// assert_eq!(stats.entity_slots, 100);
+/// assert_eq!(stats.free_slots, 1);
+/// assert_eq!(stats.components, 99);
+/// assert!(stats.heap_bytes >= 99 * size_of::<Position>());
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WorldStats {
+    /// Entities alive now.
+    pub live_entities: usize,
+    /// Entity slots ever handed out: live, free or retired.
+    pub entity_slots: usize,
+    /// Despawned slots waiting to be reused.
+    pub free_slots: usize,
+    /// Slots whose version ran out; never reused.
+    pub retired_slots: usize,
+    /// Component types the world has seen.
+    pub component_types: usize,
+    /// Component values stored, over all types.
+    pub components: usize,
+    /// Sparse index pages allocated, over all types.
+    pub sparse_pages: usize,
+    /// Bytes the world holds on the heap for entities and components (capacity,
+    /// not just length), not counting memory the components themselves own.
+    pub heap_bytes: usize,
+}
