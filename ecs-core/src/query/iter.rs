@@ -2,6 +2,7 @@
 
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
+use core::ops::Range;
 
 use crate::entity::{AliveIter, Entity};
 
@@ -25,9 +26,12 @@ pub(crate) enum Candidates<'w> {
 }
 
 impl<'w> Candidates<'w> {
-    pub(crate) fn dense(entities: &'w [Entity]) -> Self {
+    /// Candidates from a storage's dense entities, of which the first
+    /// `known_aligned` are aligned for the query without checking.
+    pub(crate) fn dense(entities: &'w [Entity], known_aligned: usize) -> Self {
         Candidates::Dense(DenseCursor {
             entities,
+            known_aligned,
             next: 0,
             chunk_end: 0,
             chunk_aligned: false,
@@ -35,10 +39,19 @@ impl<'w> Candidates<'w> {
     }
 }
 
+impl<'w> DenseCursor<'w> {
+    /// The whole entity array and its known-aligned prefix.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn parts(&self) -> (&'w [Entity], usize) {
+        (self.entities, self.known_aligned)
+    }
+}
+
 /// A position in the driving storage, and what is known about the current chunk.
 #[derive(Clone)]
 pub(crate) struct DenseCursor<'w> {
     entities: &'w [Entity],
+    known_aligned: usize,
     next: usize,
     chunk_end: usize,
     chunk_aligned: bool,
@@ -104,9 +117,14 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     if cursor.next >= cursor.entities.len() {
                         return None;
                     }
-                    cursor.chunk_end = (cursor.next + CHUNK).min(cursor.entities.len());
-                    cursor.chunk_aligned =
-                        Q::aligned(&self.data, cursor.entities, cursor.next..cursor.chunk_end);
+                    if cursor.next < cursor.known_aligned {
+                        cursor.chunk_end = cursor.known_aligned;
+                        cursor.chunk_aligned = true;
+                    } else {
+                        cursor.chunk_end = (cursor.next + CHUNK).min(cursor.entities.len());
+                        cursor.chunk_aligned =
+                            Q::aligned(&self.data, cursor.entities, cursor.next..cursor.chunk_end);
+                    }
                 }
                 let index = cursor.next;
                 cursor.next += 1;
@@ -153,45 +171,19 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
         let (data, filter) = (self.data, self.filter);
         match self.candidates {
             Candidates::Dense(cursor) => {
-                let entities = cursor.entities;
-                let mut acc = init;
-                let mut start = cursor.next;
-                while start < entities.len() {
-                    let mut end = if start < cursor.chunk_end {
-                        cursor.chunk_end
-                    } else {
-                        (start + CHUNK).min(entities.len())
-                    };
-                    if Q::aligned(&data, entities, start..end) {
-                        // Extend the run chunk by chunk, so the loop below is one
-                        // long zipped pass rather than many short ones.
-                        while end < entities.len() {
-                            let next = (end + CHUNK).min(entities.len());
-                            if !Q::aligned(&data, entities, end..next) {
-                                break;
-                            }
-                            end = next;
-                        }
-                        for (index, &entity) in entities.iter().enumerate().take(end).skip(start) {
-                            if F::matches(&filter, entity) {
-                                // SAFETY: the run is aligned; live, distinct entities.
-                                acc = g(acc, unsafe { Q::fetch_aligned(&data, entity, index) });
-                            }
-                        }
-                    } else {
-                        for &entity in &entities[start..end] {
-                            if !F::matches(&filter, entity) {
-                                continue;
-                            }
-                            // SAFETY: live, distinct entities.
-                            if let Some(item) = unsafe { Q::fetch(&data, entity) } {
-                                acc = g(acc, item);
-                            }
-                        }
-                    }
-                    start = end;
+                let range = cursor.next..cursor.entities.len();
+                // SAFETY: the constructor's contract covers every position of the cursor.
+                unsafe {
+                    fold_dense::<Q, F, B>(
+                        &data,
+                        &filter,
+                        cursor.entities,
+                        range,
+                        cursor.known_aligned,
+                        init,
+                        g,
+                    )
                 }
-                acc
             }
             Candidates::Alive(alive) => alive.fold(init, |acc, entity| {
                 if !F::matches(&filter, entity) {
@@ -208,3 +200,66 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
 }
 
 impl<Q: QueryData, F: QueryFilter> FusedIterator for QueryIter<'_, '_, Q, F> {}
+
+/// Folds `g` over the matches among `entities[range]`, in order.
+///
+/// Positions below `known_aligned` are aligned without checking (a group keeps
+/// them so). Elsewhere the range is taken in chunks of [`CHUNK`]: aligned chunks
+/// join into runs read as zipped arrays, the others probe sparse indexes.
+///
+/// # Safety
+/// `entities` is the dense entity array of a storage of the world `data` and
+/// `filter` were built from, `range` lies within it, the first `known_aligned`
+/// positions are aligned for `Q`, and the world stays borrowed as the states
+/// require while the items live; items of distinct entities may be live at once.
+#[inline(always)]
+pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
+    data: &Q::State<'_>,
+    filter: &F::State<'_>,
+    entities: &[Entity],
+    range: Range<usize>,
+    known_aligned: usize,
+    init: B,
+    mut g: impl FnMut(B, Q::Item<'q>) -> B,
+) -> B {
+    let mut acc = init;
+    let mut start = range.start;
+    while start < range.end {
+        let mut end = (start + CHUNK).min(range.end);
+        let aligned = if start < known_aligned {
+            end = known_aligned.min(range.end);
+            true
+        } else {
+            Q::aligned(data, entities, start..end)
+        };
+        if aligned {
+            // Extend the run chunk by chunk, so the loop below is one long
+            // zipped pass rather than many short ones.
+            while end < range.end {
+                let next = (end + CHUNK).min(range.end);
+                if !Q::aligned(data, entities, end..next) {
+                    break;
+                }
+                end = next;
+            }
+            for (index, &entity) in entities.iter().enumerate().take(end).skip(start) {
+                if F::matches(filter, entity) {
+                    // SAFETY: the run is aligned; live, distinct entities.
+                    acc = g(acc, unsafe { Q::fetch_aligned(data, entity, index) });
+                }
+            }
+        } else {
+            for &entity in &entities[start..end] {
+                if !F::matches(filter, entity) {
+                    continue;
+                }
+                // SAFETY: live, distinct entities.
+                if let Some(item) = unsafe { Q::fetch(data, entity) } {
+                    acc = g(acc, item);
+                }
+            }
+        }
+        start = end;
+    }
+    acc
+}

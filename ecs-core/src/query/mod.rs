@@ -43,6 +43,8 @@ mod column;
 mod data;
 mod filter;
 mod iter;
+#[cfg(feature = "parallel")]
+mod par;
 mod tuple;
 
 use core::any::type_name;
@@ -392,8 +394,20 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Error::MissingComponent { entity, component }
     }
 
+    /// The fetch state, captured when the query was built.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn data_state(&self) -> Q::State<'w> {
+        self.data
+    }
+
+    /// The filter state, captured when the query was built.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn filter_state(&self) -> F::State<'w> {
+        self.filter
+    }
+
     /// The smallest required storage's entities, or every live entity.
-    fn candidates(&self) -> Candidates<'w> {
+    pub(crate) fn candidates(&self) -> Candidates<'w> {
         let mut smallest: Option<&'w [Entity]> = None;
         let mut consider = |entities: &'w [Entity]| {
             if smallest.is_none_or(|best| entities.len() < best.len()) {
@@ -403,7 +417,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Q::for_each_required(&self.data, &mut consider);
         F::for_each_required(&self.filter, &mut consider);
         match smallest {
-            Some(entities) => Candidates::dense(entities),
+            Some(entities) => Candidates::dense(entities, 0),
             None => Candidates::Alive(self.world.entities().iter_alive()),
         }
     }
