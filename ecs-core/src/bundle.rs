@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
+use crate::group::Groups;
 use crate::storage::{Storages, TypeIdHasher};
 
 /// One component, or a tuple of 0 to 16 bundles, given to
@@ -63,9 +64,13 @@ pub(crate) mod sealed {
             additional: usize,
         );
         /// Inserts every component for the live `entity`, dropping values it replaces.
+        ///
+        /// Each new component joins `groups` before any replaced value drops, so a
+        /// panicking `Drop` leaves every group consistent.
         fn write(
             self,
             storages: &mut Storages,
+            groups: &mut Groups,
             ids: &mut slice::Iter<'_, ComponentId>,
             entity: Entity,
         );
@@ -88,10 +93,16 @@ impl<T: Component> sealed::WriteBundle for T {
     fn write(
         self,
         storages: &mut Storages,
+        groups: &mut Groups,
         ids: &mut slice::Iter<'_, ComponentId>,
         entity: Entity,
     ) {
-        storages.typed_mut::<T>(next_id(ids)).insert(entity, self);
+        let id = next_id(ids);
+        let replaced = storages.typed_mut::<T>(id).insert(entity, self);
+        if replaced.is_none() && !groups.is_empty() {
+            groups.on_insert(id, entity, storages);
+        }
+        drop(replaced);
     }
 }
 
@@ -148,11 +159,12 @@ macro_rules! tuple_bundle {
             fn write(
                 self,
                 storages: &mut Storages,
+                groups: &mut Groups,
                 ids: &mut slice::Iter<'_, ComponentId>,
                 entity: Entity,
             ) {
                 let ($($name,)*) = self;
-                $($name.write(storages, ids, entity);)*
+                $($name.write(storages, groups, ids, entity);)*
             }
         }
     };

@@ -59,6 +59,25 @@ pub enum Error {
         /// The full type name of the filter.
         filter: &'static str,
     },
+    /// A group was declared with fewer than two distinct component types.
+    GroupTooSmall {
+        /// The type name of the declared group.
+        group: &'static str,
+    },
+    /// A group was declared with a component type another group already owns.
+    GroupConflict {
+        /// The type name of the declared group.
+        group: &'static str,
+        /// The type name of the group that owns `component`.
+        other: &'static str,
+        /// The full type name of the component both groups want.
+        component: &'static str,
+    },
+    /// `Query::slices` was asked of a query no group serves exactly.
+    NotGrouped {
+        /// The full type name of the query's fetch.
+        query: &'static str,
+    },
     /// `single` found no matching entity.
     NoMatch {
         /// The full type name of the query's fetch.
@@ -89,7 +108,11 @@ impl Error {
             | Error::MissingComponent { entity, .. }
             | Error::ExcludedComponent { entity, .. }
             | Error::FilteredOut { entity, .. } => Some(entity),
-            Error::NoMatch { .. } | Error::MultipleMatches { .. } => None,
+            Error::NoMatch { .. }
+            | Error::MultipleMatches { .. }
+            | Error::GroupTooSmall { .. }
+            | Error::GroupConflict { .. }
+            | Error::NotGrouped { .. } => None,
         }
     }
 }
@@ -115,6 +138,29 @@ impl fmt::Display for Error {
                 f,
                 "entity {entity:?} does not pass the query filter `{}`",
                 ShortName(filter)
+            ),
+            Error::GroupTooSmall { group } => write!(
+                f,
+                "the group `{}` needs at least two distinct component types",
+                ShortName(group)
+            ),
+            Error::GroupConflict {
+                group,
+                other,
+                component,
+            } => write!(
+                f,
+                "cannot declare the group `{}`: `{}` is already owned by the group `{}`, \
+                 and a component type can belong to one group only",
+                ShortName(group),
+                ShortName(component),
+                ShortName(other)
+            ),
+            Error::NotGrouped { query } => write!(
+                f,
+                "the query `{}` is not served by a group: declare one with exactly its \
+                 components (`world.group::<(A, B)>()`) and use no filter to get its slices",
+                ShortName(query)
             ),
             Error::NoMatch { query } => {
                 write!(f, "no entity matches the query `{}`", ShortName(query))

@@ -90,6 +90,20 @@ impl<T> SparseSet<T> {
         Some(value)
     }
 
+    /// Swaps the entities (and their components) at dense positions `a` and `b`.
+    ///
+    /// # Panics
+    /// If either position is out of range.
+    pub(crate) fn swap_dense(&mut self, a: usize, b: usize) {
+        if a == b {
+            return;
+        }
+        self.entities.swap(a, b);
+        self.data.swap(a, b);
+        self.sparse.set_dense(self.entities[a], a as u32);
+        self.sparse.set_dense(self.entities[b], b as u32);
+    }
+
     /// Removes every component. Values are dropped after the index is emptied,
     /// so a panicking `Drop` leaves a consistent, empty set behind.
     pub(crate) fn clear(&mut self) {

@@ -23,8 +23,11 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn remove_and_drop(&mut self, entity: Entity) -> bool;
     fn clear(&mut self);
     /// The entities holding this component, in dense order.
-    #[cfg(test)]
     fn entities(&self) -> &[Entity];
+    /// The dense position of `entity`, if it holds this component.
+    fn dense_index(&self, entity: Entity) -> Option<usize>;
+    /// Swaps the entities at two dense positions, with their components.
+    fn swap_dense(&mut self, a: usize, b: usize);
     #[cfg(test)]
     fn assert_invariants(&self);
 }
@@ -48,9 +51,14 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
     fn clear(&mut self) {
         SparseSet::clear(self);
     }
-    #[cfg(test)]
     fn entities(&self) -> &[Entity] {
         SparseSet::entities(self)
+    }
+    fn dense_index(&self, entity: Entity) -> Option<usize> {
+        self.sparse().get(entity)
+    }
+    fn swap_dense(&mut self, a: usize, b: usize) {
+        SparseSet::swap_dense(self, a, b);
     }
     #[cfg(test)]
     fn assert_invariants(&self) {
@@ -186,6 +194,25 @@ impl Storages {
         id
     }
 
+    /// `T`'s id and a raw pointer to its storage, for query columns.
+    ///
+    /// The pointer follows the rules of [`ptr`](Self::ptr).
+    #[inline]
+    pub(crate) fn lookup<T: Component>(&self) -> Option<(ComponentId, NonNull<SparseSet<T>>)> {
+        let id = self.id_of::<T>()?;
+        Some((id, self.cells[id.index()].typed::<T>()?))
+    }
+
+    /// The storage registered as `id`, without its type.
+    pub(crate) fn erased_by_id(&self, id: ComponentId) -> &dyn ErasedStorage {
+        self.cells[id.index()].erased()
+    }
+
+    /// The storage registered as `id`, without its type, mutably.
+    pub(crate) fn erased_by_id_mut(&mut self, id: ComponentId) -> &mut dyn ErasedStorage {
+        self.cells[id.index()].erased_mut()
+    }
+
     /// A raw pointer to `T`'s storage, for query columns.
     ///
     /// Reading through it is allowed while `self` is borrowed; writing only while
@@ -225,7 +252,7 @@ impl Storages {
     }
 
     /// `T`'s storage, created empty on first use.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn get_or_create<T: Component>(&mut self) -> &mut SparseSet<T> {
         let id = self.register::<T>();
         let mut ptr = self.cells[id.index()]

@@ -8,6 +8,7 @@ use crate::component::{Component, ComponentInfo};
 use crate::entity::{Entities, Entity};
 use crate::entity_ref::{EntityMut, EntityRef};
 use crate::error::Error;
+use crate::group::Groups;
 use crate::stats::WorldStats;
 use crate::storage::Storages;
 
@@ -46,6 +47,7 @@ pub struct World {
     entities: Entities,
     storages: Storages,
     bundles: BundleIds,
+    groups: Groups,
 }
 
 impl World {
@@ -82,7 +84,12 @@ impl World {
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
         let entity = self.entities.alloc();
         let ids = self.bundles.of::<B>(&mut self.storages);
-        bundle.write(&mut self.storages, &mut ids.iter(), entity);
+        bundle.write(
+            &mut self.storages,
+            &mut self.groups,
+            &mut ids.iter(),
+            entity,
+        );
         entity
     }
 
@@ -142,7 +149,12 @@ impl World {
         component: T,
     ) -> Result<Option<T>, Error> {
         self.entities.check(entity)?;
-        Ok(self.storages.get_or_create::<T>().insert(entity, component))
+        let id = self.storages.register::<T>();
+        let replaced = self.storages.typed_mut::<T>(id).insert(entity, component);
+        if replaced.is_none() && !self.groups.is_empty() {
+            self.groups.on_insert(id, entity, &mut self.storages);
+        }
+        Ok(replaced)
     }
 
     /// Gives `entity` every component of `bundle`; values it replaces are dropped.
@@ -163,7 +175,12 @@ impl World {
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.entities.check(entity)?;
         let ids = self.bundles.of::<B>(&mut self.storages);
-        bundle.write(&mut self.storages, &mut ids.iter(), entity);
+        bundle.write(
+            &mut self.storages,
+            &mut self.groups,
+            &mut ids.iter(),
+            entity,
+        );
         Ok(())
     }
 
@@ -188,9 +205,15 @@ impl World {
     #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
         self.entities.check(entity)?;
+        let Some(id) = self.storages.id_of::<T>() else {
+            return Err(missing::<T>(entity));
+        };
+        if !self.groups.is_empty() {
+            self.groups.before_remove(id, entity, &mut self.storages);
+        }
         self.storages
-            .get_mut::<T>()
-            .and_then(|set| set.remove(entity))
+            .typed_mut::<T>(id)
+            .remove(entity)
             .ok_or_else(|| missing::<T>(entity))
     }
 
@@ -281,6 +304,9 @@ impl World {
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
         self.entities.check(entity)?;
+        if !self.groups.is_empty() {
+            self.groups.before_despawn(entity, &mut self.storages);
+        }
         let mut first_panic = None;
         for set in self.storages.erased_mut() {
             // The set is consistent before the value is dropped, so a panic in
@@ -352,6 +378,7 @@ impl World {
     /// assert_eq!(world.spawn(()).version(), 2);
     /// ```
     pub fn clear(&mut self) {
+        self.groups.clear();
         let mut first_panic = None;
         for set in self.storages.erased_mut() {
             if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| set.clear())) {
@@ -464,6 +491,61 @@ impl World {
         stats
     }
 
+    /// Declares an owning group: the entities holding every type in `G` (a tuple of
+    /// component types) are kept packed at the front of each of those types'
+    /// storages, in the same order.
+    ///
+    /// A query that requires those types then reads them as plain zipped
+    /// arrays, with no per-entity lookup and no alignment check, and
+    /// [`Query::slices`](crate::Query::slices) hands out the arrays themselves.
+    /// The price is paid on structural changes: adding or removing a grouped
+    /// type swaps the entity into or out of the packed part of each storage.
+    ///
+    /// Declaring the same group again does nothing. A component type can belong
+    /// to one group only: declaring a group that shares a type with another is
+    /// [`Error::GroupConflict`], naming both groups. Fewer than two distinct
+    /// types is [`Error::GroupTooSmall`].
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component, Clone, Copy)]
+    /// struct Position(f32);
+    /// #[derive(Component, Clone, Copy)]
+    /// struct Velocity(f32);
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    ///
+    /// let mut world = World::new();
+    /// world.group::<(Position, Velocity)>()?;
+    /// world.spawn_batch((0..100).map(|i| (Position(i as f32), Velocity(1.0))));
+    /// world.spawn(Position(-1.0)); // outside the group: no velocity
+    ///
+    /// let mut movers = world.query::<(&mut Position, &Velocity)>();
+    /// let (positions, velocities) = movers.slices()?;
+    /// for (p, v) in positions.iter_mut().zip(velocities) {
+    ///     p.0 += v.0;
+    /// }
+    /// assert_eq!(positions.len(), 100);
+    ///
+    /// let err = world.group::<(Velocity, Health)>().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "cannot declare the group `(Velocity, Health)`: `Velocity` is already owned by \
+    ///      the group `(Position, Velocity)`, and a component type can belong to one group only"
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn group<G: Bundle>(&mut self) -> Result<(), Error> {
+        let ids = self.bundles.of::<G>(&mut self.storages);
+        self.groups
+            .declare(core::any::type_name::<G>(), ids, &mut self.storages)
+    }
+
+    pub(crate) fn groups(&self) -> &Groups {
+        &self.groups
+    }
+
     pub(crate) fn storages(&self) -> &Storages {
         &self.storages
     }
@@ -480,6 +562,7 @@ impl World {
     /// Checks the invariants that tie storages to the allocator.
     #[cfg(test)]
     pub(crate) fn assert_invariants(&self) {
+        self.groups.assert_invariants(&self.storages);
         for (id, set) in self.storages.erased() {
             set.assert_invariants();
             for &entity in set.entities() {

@@ -4,8 +4,9 @@ use core::marker::PhantomData;
 use core::ops::Range;
 use core::ptr::NonNull;
 
-use crate::component::Component;
+use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
+use crate::group::GroupSpan;
 use crate::sparse_index::SparseIndex;
 use crate::sparse_set::SparseSet;
 use crate::world::World;
@@ -30,7 +31,18 @@ pub struct Column<'w, T> {
     sparse: &'w SparseIndex,
     entities: &'w [Entity],
     data: NonNull<T>,
+    component: Option<ComponentId>,
+    group: Option<GroupSpan>,
     _values: PhantomData<&'w T>,
+}
+
+/// A storage every match of a query must be in, as the query sees it when
+/// choosing where its candidates come from.
+#[derive(Clone, Copy, Debug)]
+pub struct Required<'w> {
+    pub(crate) entities: &'w [Entity],
+    pub(crate) component: Option<ComponentId>,
+    pub(crate) group: Option<GroupSpan>,
 }
 
 impl<T> Clone for Column<'_, T> {
@@ -44,10 +56,10 @@ impl<T> Copy for Column<'_, T> {}
 impl<'w, T: Component> Column<'w, T> {
     /// A column that can only be read; empty if the world has no storage for `T`.
     pub(crate) fn shared(world: &'w World) -> Self {
-        match world.storages().ptr::<T>() {
+        match world.storages().lookup::<T>() {
             // SAFETY: the pointer is a live `SparseSet<T>` owned by the world,
             // which is borrowed for `'w`; only shared references are made.
-            Some(set) => Self::from_set(unsafe { set.as_ref() }),
+            Some((id, set)) => Self::from_set(world, id, unsafe { set.as_ref() }),
             None => Self::empty(),
         }
     }
@@ -58,7 +70,7 @@ impl<'w, T: Component> Column<'w, T> {
     /// `world` must be borrowed exclusively by the caller for `'w`, and nothing
     /// else reachable from the caller may reference `T`'s data during `'w`.
     pub(crate) unsafe fn exclusive(world: &'w World) -> Self {
-        let Some(set) = world.storages().ptr::<T>() else {
+        let Some((id, set)) = world.storages().lookup::<T>() else {
             return Self::empty();
         };
         // SAFETY: `set` is a live `SparseSet<T>` owned by the world, borrowed for
@@ -68,14 +80,18 @@ impl<'w, T: Component> Column<'w, T> {
             sparse,
             entities,
             data,
+            component: Some(id),
+            group: world.groups().span(id),
             _values: PhantomData,
         }
     }
 
-    fn from_set(set: &'w SparseSet<T>) -> Self {
+    fn from_set(world: &World, id: ComponentId, set: &'w SparseSet<T>) -> Self {
         Self {
             sparse: set.sparse(),
             entities: set.entities(),
+            component: Some(id),
+            group: world.groups().span(id),
             // A shared column never writes through this pointer (type invariant).
             data: NonNull::from(set.data()).cast::<T>(),
             _values: PhantomData,
@@ -87,16 +103,46 @@ impl<'w, T: Component> Column<'w, T> {
             sparse: &EMPTY_SPARSE,
             entities: &[],
             data: NonNull::dangling(),
+            component: None,
+            group: None,
             _values: PhantomData,
         }
     }
 }
 
 impl<'w, T> Column<'w, T> {
-    /// The entities holding `T`, in dense order.
+    /// This column as a storage every match must be in.
     #[inline]
-    pub(crate) fn entities(&self) -> &'w [Entity] {
-        self.entities
+    pub(crate) fn required(&self) -> Required<'w> {
+        Required {
+            entities: self.entities,
+            component: self.component,
+            group: self.group,
+        }
+    }
+
+    /// The first `len` values, shared.
+    ///
+    /// # Safety
+    /// `len <= self.entities.len()`, and no mutable reference to those values
+    /// is live during `'q`.
+    pub(crate) unsafe fn slice<'q>(&self, len: usize) -> &'q [T] {
+        debug_assert!(len <= self.entities.len());
+        // SAFETY: the first `len` values are initialised (type invariant and
+        // the caller's bound) and not mutably borrowed (caller's contract).
+        unsafe { core::slice::from_raw_parts(self.data.as_ptr(), len) }
+    }
+
+    /// The first `len` values, mutable.
+    ///
+    /// # Safety
+    /// As for [`slice`](Self::slice), the column was made by
+    /// [`Column::exclusive`], and no other reference to those values is live
+    /// during `'q`.
+    pub(crate) unsafe fn slice_mut<'q>(&self, len: usize) -> &'q mut [T] {
+        debug_assert!(len <= self.entities.len());
+        // SAFETY: in bounds, writable and unaliased by the caller's contract.
+        unsafe { core::slice::from_raw_parts_mut(self.data.as_ptr(), len) }
     }
 
     /// The dense position of `entity`'s value, if it has one.

@@ -7,7 +7,7 @@ use crate::entity::Entity;
 use crate::world::World;
 
 use super::access::{Access, AccessMode};
-use super::column::Column;
+use super::column::{Column, Required};
 
 /// Where a query's state comes from: a world borrowed for `'w`, shared or exclusively.
 ///
@@ -101,8 +101,8 @@ pub unsafe trait QueryData {
     /// The same state, for the read-only form.
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w>;
 
-    /// Calls `f` with the dense entity array of every storage a matching entity must be in.
-    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(&'w [Entity]));
+    /// Calls `f` with every storage a matching entity must be in.
+    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>));
 
     /// Fetches `entity`'s item, or `None` if it lacks a required component.
     ///
@@ -176,8 +176,8 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
         *state
     }
 
-    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(&'w [Entity])) {
-        f(state.entities());
+    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(Required<'w>)) {
+        f(state.required());
     }
 
     #[inline(always)]
@@ -236,8 +236,8 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         *state
     }
 
-    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(&'w [Entity])) {
-        f(state.entities());
+    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(Required<'w>)) {
+        f(state.required());
     }
 
     #[inline(always)]
@@ -286,7 +286,7 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
         Q::readonly_state(state)
     }
 
-    fn for_each_required<'w>(_: &Q::State<'w>, _: &mut impl FnMut(&'w [Entity])) {}
+    fn for_each_required<'w>(_: &Q::State<'w>, _: &mut impl FnMut(Required<'w>)) {}
 
     #[inline(always)]
     unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
@@ -330,7 +330,7 @@ unsafe impl QueryData for Entity {
 
     fn readonly_state<'w>(_: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {}
 
-    fn for_each_required<'w>(_: &(), _: &mut impl FnMut(&'w [Entity])) {}
+    fn for_each_required<'w>(_: &(), _: &mut impl FnMut(Required<'w>)) {}
 
     #[inline(always)]
     unsafe fn fetch<'q>(_: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {

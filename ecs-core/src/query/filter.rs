@@ -7,7 +7,7 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::world::World;
 
-use super::column::Column;
+use super::column::{Column, Required};
 
 /// A condition on which components an entity holds, checked per entity.
 ///
@@ -46,11 +46,15 @@ pub trait QueryFilter {
     /// What the filter captured from the world when the query was built.
     type State<'w>: Copy;
 
+    /// Whether the filter keeps every entity, whatever it holds (`()` and
+    /// tuples of such filters), so that it can be skipped altogether.
+    const KEEPS_ALL: bool = false;
+
     /// Captures the storages this filter looks at.
     fn state(world: &World) -> Self::State<'_>;
 
-    /// Calls `f` with the dense entity array of every storage a matching entity must be in.
-    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(&'w [Entity]));
+    /// Calls `f` with every storage a matching entity must be in.
+    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>));
 
     /// Whether `entity` passes.
     fn matches(state: &Self::State<'_>, entity: Entity) -> bool;
@@ -123,8 +127,8 @@ impl<T: Component> QueryFilter for With<T> {
         Presence(Column::shared(world))
     }
 
-    fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut impl FnMut(&'w [Entity])) {
-        f(state.0.entities());
+    fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut impl FnMut(Required<'w>)) {
+        f(state.0.required());
     }
 
     #[inline(always)]
@@ -148,7 +152,7 @@ impl<T: Component> QueryFilter for Without<T> {
         Presence(Column::shared(world))
     }
 
-    fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut impl FnMut(&'w [Entity])) {}
+    fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut impl FnMut(Required<'w>)) {}
 
     #[inline(always)]
     fn matches(state: &Presence<'_, T>, entity: Entity) -> bool {
@@ -178,11 +182,13 @@ macro_rules! tuple_filter {
         impl<$($name: QueryFilter),*> QueryFilter for ($($name,)*) {
             type State<'w> = ($($name::State<'w>,)*);
 
+            const KEEPS_ALL: bool = true $(&& $name::KEEPS_ALL)*;
+
             fn state(world: &World) -> Self::State<'_> {
                 ($($name::state(world),)*)
             }
 
-            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(&'w [Entity])) {
+            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>)) {
                 let ($($name,)*) = state;
                 $($name::for_each_required($name, f);)*
             }
@@ -213,7 +219,7 @@ macro_rules! tuple_filter {
                 ($($name::state(world),)*)
             }
 
-            fn for_each_required<'w>(_: &Self::State<'w>, _: &mut impl FnMut(&'w [Entity])) {}
+            fn for_each_required<'w>(_: &Self::State<'w>, _: &mut impl FnMut(Required<'w>)) {}
 
             #[inline(always)]
             fn matches(state: &Self::State<'_>, entity: Entity) -> bool {

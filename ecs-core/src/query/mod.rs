@@ -45,21 +45,24 @@ mod filter;
 mod iter;
 #[cfg(feature = "parallel")]
 mod par;
+mod slices;
 mod tuple;
 
 use core::any::type_name;
 
 pub use access::{Access, AccessMode};
-pub use column::Column;
+pub use column::{Column, Required};
 #[doc(hidden)]
 pub use data::ReadOnlyField;
 pub use data::{QueryData, ReadOnlyQueryData, WorldSource};
 pub use filter::{Or, Presence, QueryFilter, With, Without};
 pub use iter::QueryIter;
+pub use slices::SliceQueryData;
 
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::group::GroupSpan;
 use crate::world::World;
 use iter::Candidates;
 
@@ -377,7 +380,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     #[inline]
     fn may_fetch(&self, entity: Entity) -> bool {
         let mut requires_storage = false;
-        Q::for_each_required(&self.data, &mut |_| requires_storage = true);
+        Q::for_each_required(&self.data, &mut |_: Required<'w>| requires_storage = true);
         (requires_storage || self.world.is_alive(entity)) && F::matches(&self.filter, entity)
     }
 
@@ -406,19 +409,57 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         self.filter
     }
 
+    /// The fetch state, for the query's own modules.
+    pub(crate) fn data_ref(&self) -> &Q::State<'w> {
+        &self.data
+    }
+
     /// The smallest required storage's entities, or every live entity.
+    ///
+    /// When every required storage is owned by one group, the group's packed
+    /// prefix of the driving storage is known to be aligned.
     pub(crate) fn candidates(&self) -> Candidates<'w> {
         let mut smallest: Option<&'w [Entity]> = None;
-        let mut consider = |entities: &'w [Entity]| {
-            if smallest.is_none_or(|best| entities.len() < best.len()) {
-                smallest = Some(entities);
+        let mut shared_group = SharedGroup::Unknown;
+        let mut consider = |required: Required<'w>| {
+            if smallest.is_none_or(|best| required.entities.len() < best.len()) {
+                smallest = Some(required.entities);
             }
+            shared_group.add(required.group);
         };
         Q::for_each_required(&self.data, &mut consider);
         F::for_each_required(&self.filter, &mut consider);
         match smallest {
-            Some(entities) => Candidates::dense(entities, 0),
+            Some(entities) => Candidates::dense(entities, shared_group.prefix()),
             None => Candidates::Alive(self.world.entities().iter_alive()),
+        }
+    }
+}
+
+/// Whether every required storage seen so far belongs to the same group.
+#[derive(Clone, Copy)]
+enum SharedGroup {
+    Unknown,
+    All(GroupSpan),
+    Mixed,
+}
+
+impl SharedGroup {
+    fn add(&mut self, group: Option<GroupSpan>) {
+        *self = match (*self, group) {
+            (SharedGroup::Unknown, Some(span)) => SharedGroup::All(span),
+            (SharedGroup::All(span), Some(other)) if span.group == other.group => {
+                SharedGroup::All(span)
+            }
+            _ => SharedGroup::Mixed,
+        };
+    }
+
+    /// How many leading positions of any of the storages are known aligned.
+    fn prefix(self) -> usize {
+        match self {
+            SharedGroup::All(span) => span.len,
+            SharedGroup::Unknown | SharedGroup::Mixed => 0,
         }
     }
 }

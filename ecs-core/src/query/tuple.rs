@@ -5,6 +5,7 @@ use core::ops::Range;
 use crate::entity::Entity;
 
 use super::access::Access;
+use super::column::Required;
 use super::data::{QueryData, ReadOnlyQueryData, WorldSource};
 
 macro_rules! tuple_data {
@@ -37,7 +38,7 @@ macro_rules! tuple_data {
                 ($($name::readonly_state($name),)*)
             }
 
-            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(&'w [Entity])) {
+            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>)) {
                 let ($($name,)*) = state;
                 $($name::for_each_required($name, f);)*
             }

@@ -115,7 +115,7 @@ fn impl_query_data(
 
             fn for_each_required<#state_lt>(
                 __ecs_state: &Self::State<#state_lt>,
-                __ecs_f: &mut impl ::core::ops::FnMut(&#state_lt [#krate::Entity]),
+                __ecs_f: &mut impl ::core::ops::FnMut(#krate::query::Required<#state_lt>),
             ) {
                 #( <#fetched as #qd>::for_each_required(&__ecs_state.#index, __ecs_f); )*
             }

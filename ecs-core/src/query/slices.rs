@@ -1,0 +1,152 @@
+//! The arrays of a group, handed out whole for loops that want slices (SIMD).
+
+use core::any::type_name;
+
+use crate::component::{Component, ComponentId};
+use crate::entity::Entity;
+use crate::error::Error;
+
+use super::Query;
+use super::column::{Column, Required};
+use super::data::QueryData;
+use super::filter::QueryFilter;
+
+/// A fetch whose items can be handed out as whole slices: `&T` as `&[T]`,
+/// `&mut T` as `&mut [T]`, `Entity` as `&[Entity]`, and tuples of these.
+///
+/// # Safety
+/// `slices` returns exactly the values `fetch_aligned` would return for
+/// positions `0..entities.len()`, under the same aliasing rules.
+pub unsafe trait SliceQueryData: QueryData {
+    /// The slices, borrowed for `'q`.
+    type Slices<'q>;
+
+    /// The first `entities.len()` values of every column, where `entities` is the
+    /// prefix of a group that owns every column.
+    ///
+    /// # Safety
+    /// Every column of `state` is owned by the group whose packed prefix is
+    /// `entities`, the world stays borrowed as the state requires during `'q`,
+    /// and nothing else of the query is live during `'q`.
+    unsafe fn slices<'q>(state: &Self::State<'_>, entities: &'q [Entity]) -> Self::Slices<'q>;
+}
+
+// SAFETY: the first `len` values of an aligned column are what `fetch_aligned` reads.
+unsafe impl<T: Component> SliceQueryData for &T {
+    type Slices<'q> = &'q [T];
+
+    unsafe fn slices<'q>(state: &Column<'_, T>, entities: &'q [Entity]) -> &'q [T] {
+        // SAFETY: the group prefix is within the column; read-only access.
+        unsafe { state.slice(entities.len()) }
+    }
+}
+
+// SAFETY: as above; the column is exclusive, as `fetch_aligned` requires.
+unsafe impl<T: Component> SliceQueryData for &mut T {
+    type Slices<'q> = &'q mut [T];
+
+    unsafe fn slices<'q>(state: &Column<'_, T>, entities: &'q [Entity]) -> &'q mut [T] {
+        // SAFETY: in bounds and exclusive, with nothing else of the query live.
+        unsafe { state.slice_mut(entities.len()) }
+    }
+}
+
+// SAFETY: an entity's item is the entity itself.
+unsafe impl SliceQueryData for Entity {
+    type Slices<'q> = &'q [Entity];
+
+    unsafe fn slices<'q>(_: &(), entities: &'q [Entity]) -> &'q [Entity] {
+        entities
+    }
+}
+
+macro_rules! tuple_slices {
+    ($($name:ident),*) => {
+        #[allow(
+            non_snake_case,
+            clippy::unused_unit,
+            unused_variables,
+            reason = "bindings are named after type parameters; the empty tuple uses nothing"
+        )]
+        // SAFETY: every element upholds the contract for the same prefix.
+        unsafe impl<$($name: SliceQueryData),*> SliceQueryData for ($($name,)*) {
+            type Slices<'q> = ($($name::Slices<'q>,)*);
+
+            unsafe fn slices<'q>(
+                state: &Self::State<'_>,
+                entities: &'q [Entity],
+            ) -> Self::Slices<'q> {
+                let ($($name,)*) = state;
+                // SAFETY: forwarded; the access check keeps the columns distinct.
+                ($(unsafe { $name::slices($name, entities) },)*)
+            }
+        }
+    };
+}
+
+crate::macros::all_tuples!(tuple_slices: S15, S14, S13, S12, S11, S10, S9, S8, S7, S6, S5, S4, S3, S2, S1, S0);
+
+impl<Q: SliceQueryData, F: QueryFilter> Query<'_, Q, F> {
+    /// The whole arrays of the group that serves this query, for loops that
+    /// want slices (and the vectorisation they allow).
+    ///
+    /// Available when the query fetches only `&T`, `&mut T` and `Entity`, has
+    /// no filter, and its components are exactly those of one group (see
+    /// [`World::group`](crate::World::group)); the slices then hold every match,
+    /// row `i` of each slice belonging to the same entity. Otherwise the error
+    /// is [`Error::NotGrouped`].
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    ///
+    /// let mut world = World::new();
+    /// world.group::<(Position, Velocity)>()?;
+    /// let e = world.spawn((Position(1.0), Velocity(0.5)));
+    /// let mut query = world.query::<(Entity, &mut Position, &Velocity)>();
+    /// let (entities, positions, velocities) = query.slices()?;
+    /// for (p, v) in positions.iter_mut().zip(velocities) {
+    ///     p.0 += v.0;
+    /// }
+    /// assert_eq!((entities, positions[0].0), (&[e][..], 1.5));
+    /// assert!(world.query::<&Position>().slices().is_err(), "not the whole group");
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn slices(&mut self) -> Result<Q::Slices<'_>, Error> {
+        let not_grouped = Error::NotGrouped {
+            query: type_name::<Q>(),
+        };
+        if !F::KEEPS_ALL {
+            return Err(not_grouped);
+        }
+        let mut components: Vec<Option<ComponentId>> = Vec::new();
+        let mut spans = Vec::new();
+        let mut prefix: Option<&[Entity]> = None;
+        Q::for_each_required(self.data_ref(), &mut |required: Required<'_>| {
+            if !components.contains(&required.component) {
+                components.push(required.component);
+            }
+            spans.push(required.group);
+            if let Some(span) = required.group {
+                prefix = Some(&required.entities[..span.len]);
+            }
+        });
+        let Some(Some(first)) = spans.first().copied() else {
+            return Err(not_grouped);
+        };
+        let one_group = spans
+            .iter()
+            .all(|span| span.is_some_and(|span| span.group == first.group));
+        if !one_group || components.len() != first.owned {
+            return Err(not_grouped);
+        }
+        let entities = prefix.expect("a grouped column gave its prefix");
+        // SAFETY: every column is owned by this group, whose prefix `entities` is;
+        // `&mut self` keeps the rest of the query dead while the slices live.
+        Ok(unsafe { Q::slices(self.data_ref(), entities) })
+    }
+}
