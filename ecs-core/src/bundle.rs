@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
-use crate::group::Groups;
+use crate::placement::Placement;
 use crate::storage::{Storages, TypeIdHasher};
 
 /// One component, or a tuple of 0 to 16 bundles, given to
@@ -65,12 +65,11 @@ pub(crate) mod sealed {
         );
         /// Inserts every component for the live `entity`, dropping values it replaces.
         ///
-        /// Each new component joins `groups` before any replaced value drops, so a
-        /// panicking `Drop` leaves every group consistent.
+        /// Each new component is recorded (mask, groups) before any replaced
+        /// value drops, so a panicking `Drop` leaves the world consistent.
         fn write(
             self,
-            storages: &mut Storages,
-            groups: &mut Groups,
+            placement: &mut Placement<'_>,
             ids: &mut slice::Iter<'_, ComponentId>,
             entity: Entity,
         );
@@ -92,17 +91,11 @@ impl<T: Component> sealed::WriteBundle for T {
     #[inline]
     fn write(
         self,
-        storages: &mut Storages,
-        groups: &mut Groups,
+        placement: &mut Placement<'_>,
         ids: &mut slice::Iter<'_, ComponentId>,
         entity: Entity,
     ) {
-        let id = next_id(ids);
-        let replaced = storages.typed_mut::<T>(id).insert(entity, self);
-        if replaced.is_none() && !groups.is_empty() {
-            groups.on_insert(id, entity, storages);
-        }
-        drop(replaced);
+        drop(placement.insert(next_id(ids), entity, self));
     }
 }
 
@@ -158,13 +151,12 @@ macro_rules! tuple_bundle {
             #[inline]
             fn write(
                 self,
-                storages: &mut Storages,
-                groups: &mut Groups,
+                placement: &mut Placement<'_>,
                 ids: &mut slice::Iter<'_, ComponentId>,
                 entity: Entity,
             ) {
                 let ($($name,)*) = self;
-                $($name.write(storages, groups, ids, entity);)*
+                $($name.write(placement, ids, entity);)*
             }
         }
     };

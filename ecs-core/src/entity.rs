@@ -4,6 +4,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::num::NonZeroU32;
 
+use crate::component::ComponentId;
 use crate::error::Error;
 
 /// A handle to an entity: a 32-bit index and a 32-bit version.
@@ -133,7 +134,14 @@ impl fmt::Display for Entity {
 struct Slot {
     version: NonZeroU32,
     alive: bool,
+    /// Bit `i` set: the live entity holds the component with id `i` (ids below
+    /// [`MASKED_COMPONENTS`]). Zero whenever the slot is free.
+    components: u64,
 }
+
+/// Component ids below this are tracked per entity in a bit mask, so despawning
+/// visits only the storages the entity is in; higher ids are probed.
+pub(crate) const MASKED_COMPONENTS: usize = 64;
 
 /// Hands out entity ids, recycles despawned slots, and answers liveness.
 ///
@@ -183,6 +191,7 @@ impl Entities {
         self.slots.push(Slot {
             version: NonZeroU32::MIN,
             alive: true,
+            components: 0,
         });
         Entity::new(index, NonZeroU32::MIN)
     }
@@ -198,6 +207,7 @@ impl Entities {
         self.check(entity)?;
         let slot = &mut self.slots[entity.index() as usize];
         slot.alive = false;
+        slot.components = 0;
         self.alive -= 1;
         if slot.version.get() < u32::MAX {
             self.free.push(entity.index());
@@ -210,6 +220,7 @@ impl Entities {
         for (index, slot) in self.slots.iter_mut().enumerate() {
             if slot.alive {
                 slot.alive = false;
+                slot.components = 0;
                 if slot.version.get() < u32::MAX {
                     self.free.push(index as u32);
                 }
@@ -251,6 +262,28 @@ impl Entities {
             Liveness::Despawned => Error::Despawned { entity },
             Liveness::NeverSpawned => Error::NeverSpawned { entity },
         })
+    }
+
+    /// Records that the live entity at `index` now holds component `id`.
+    #[inline]
+    pub(crate) fn mark(&mut self, index: u32, id: ComponentId) {
+        if id.index() < MASKED_COMPONENTS {
+            self.slots[index as usize].components |= 1 << id.index();
+        }
+    }
+
+    /// Records that the live entity at `index` no longer holds component `id`.
+    #[inline]
+    pub(crate) fn unmark(&mut self, index: u32, id: ComponentId) {
+        if id.index() < MASKED_COMPONENTS {
+            self.slots[index as usize].components &= !(1 << id.index());
+        }
+    }
+
+    /// The masked components of the live entity at `index`.
+    #[inline]
+    pub(crate) fn components(&self, index: u32) -> u64 {
+        self.slots[index as usize].components
     }
 
     /// Every live entity, in index order.

@@ -22,6 +22,7 @@ mod entity_ref;
 mod error;
 mod group;
 mod macros;
+mod placement;
 pub mod prelude;
 pub mod query;
 mod sparse_index;

@@ -262,6 +262,11 @@ impl Storages {
         unsafe { ptr.as_mut() }
     }
 
+    /// Number of component types registered.
+    pub(crate) fn len(&self) -> usize {
+        self.cells.len()
+    }
+
     /// What the world knows about the component with `id`.
     pub(crate) fn info(&self, id: ComponentId) -> &ComponentInfo {
         &self.infos[id.index()]

@@ -9,6 +9,7 @@ use crate::entity::{Entities, Entity};
 use crate::entity_ref::{EntityMut, EntityRef};
 use crate::error::Error;
 use crate::group::Groups;
+use crate::placement::Placement;
 use crate::stats::WorldStats;
 use crate::storage::Storages;
 
@@ -85,8 +86,11 @@ impl World {
         let entity = self.entities.alloc();
         let ids = self.bundles.of::<B>(&mut self.storages);
         bundle.write(
-            &mut self.storages,
-            &mut self.groups,
+            &mut Placement {
+                storages: &mut self.storages,
+                entities: &mut self.entities,
+                groups: &mut self.groups,
+            },
             &mut ids.iter(),
             entity,
         );
@@ -150,11 +154,7 @@ impl World {
     ) -> Result<Option<T>, Error> {
         self.entities.check(entity)?;
         let id = self.storages.register::<T>();
-        let replaced = self.storages.typed_mut::<T>(id).insert(entity, component);
-        if replaced.is_none() && !self.groups.is_empty() {
-            self.groups.on_insert(id, entity, &mut self.storages);
-        }
-        Ok(replaced)
+        Ok(self.placement().insert(id, entity, component))
     }
 
     /// Gives `entity` every component of `bundle`; values it replaces are dropped.
@@ -176,8 +176,11 @@ impl World {
         self.entities.check(entity)?;
         let ids = self.bundles.of::<B>(&mut self.storages);
         bundle.write(
-            &mut self.storages,
-            &mut self.groups,
+            &mut Placement {
+                storages: &mut self.storages,
+                entities: &mut self.entities,
+                groups: &mut self.groups,
+            },
             &mut ids.iter(),
             entity,
         );
@@ -208,12 +211,8 @@ impl World {
         let Some(id) = self.storages.id_of::<T>() else {
             return Err(missing::<T>(entity));
         };
-        if !self.groups.is_empty() {
-            self.groups.before_remove(id, entity, &mut self.storages);
-        }
-        self.storages
-            .typed_mut::<T>(id)
-            .remove(entity)
+        self.placement()
+            .remove(id, entity)
             .ok_or_else(|| missing::<T>(entity))
     }
 
@@ -304,23 +303,7 @@ impl World {
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
         self.entities.check(entity)?;
-        if !self.groups.is_empty() {
-            self.groups.before_despawn(entity, &mut self.storages);
-        }
-        let mut first_panic = None;
-        for set in self.storages.erased_mut() {
-            // The set is consistent before the value is dropped, so a panic in
-            // `Drop` only has to be carried past the remaining storages.
-            if let Err(payload) =
-                panic::catch_unwind(AssertUnwindSafe(|| set.remove_and_drop(entity)))
-            {
-                first_panic.get_or_insert(payload);
-            }
-        }
-        self.entities.free(entity)?;
-        if let Some(payload) = first_panic {
-            panic::resume_unwind(payload);
-        }
+        self.placement().despawn(entity);
         Ok(())
     }
 
@@ -450,11 +433,10 @@ impl World {
         entity: Entity,
     ) -> Result<impl Iterator<Item = &ComponentInfo> + '_, Error> {
         self.entities.check(entity)?;
-        Ok(self
-            .storages
-            .erased()
-            .filter(move |(_, set)| set.contains(entity))
-            .map(|(id, _)| self.storages.info(id)))
+        Ok(
+            Placement::held(&self.storages, &self.entities, entity)
+                .map(|id| self.storages.info(id)),
+        )
     }
 
     /// Counts and memory figures: live entities, free and retired slots,
@@ -542,6 +524,15 @@ impl World {
             .declare(core::any::type_name::<G>(), ids, &mut self.storages)
     }
 
+    /// The parts a structural change touches, borrowed together.
+    fn placement(&mut self) -> Placement<'_> {
+        Placement {
+            storages: &mut self.storages,
+            entities: &mut self.entities,
+            groups: &mut self.groups,
+        }
+    }
+
     pub(crate) fn groups(&self) -> &Groups {
         &self.groups
     }
@@ -563,6 +554,28 @@ impl World {
     #[cfg(test)]
     pub(crate) fn assert_invariants(&self) {
         self.groups.assert_invariants(&self.storages);
+        let mut masked_members = 0;
+        for (id, set) in self.storages.erased() {
+            if id.index() < crate::entity::MASKED_COMPONENTS {
+                masked_members += set.entities().len();
+                for &entity in set.entities() {
+                    let mask = self.entities.components(entity.index());
+                    assert!(
+                        mask & (1 << id.index()) != 0,
+                        "{entity:?} unmarked for {id:?}"
+                    );
+                }
+            }
+        }
+        let marked: usize = self
+            .entities
+            .iter_alive()
+            .map(|e| self.entities.components(e.index()).count_ones() as usize)
+            .sum();
+        assert_eq!(
+            marked, masked_members,
+            "masks name components no storage holds"
+        );
         for (id, set) in self.storages.erased() {
             set.assert_invariants();
             for &entity in set.entities() {

@@ -61,3 +61,64 @@ fn storages_only_hold_live_entities() {
     world.clear();
     world.assert_invariants();
 }
+
+macro_rules! many_types {
+    ($($name:ident),*) => {
+        $(
+            #[derive(Component, Debug, PartialEq)]
+            struct $name(u32);
+        )*
+        /// Registers every type, in order, on a throwaway entity.
+        fn register_all(world: &mut World) {
+            let e = world.spawn(());
+            $(world.insert(e, $name(0)).unwrap();)*
+            world.despawn(e).unwrap();
+        }
+    };
+}
+
+many_types!(
+    T00, T01, T02, T03, T04, T05, T06, T07, T08, T09, T10, T11, T12, T13, T14, T15, T16, T17, T18,
+    T19, T20, T21, T22, T23, T24, T25, T26, T27, T28, T29, T30, T31, T32, T33, T34, T35, T36, T37,
+    T38, T39, T40, T41, T42, T43, T44, T45, T46, T47, T48, T49, T50, T51, T52, T53, T54, T55, T56,
+    T57, T58, T59, T60, T61, T62, T63, T64, T65, T66, T67, T68, T69
+);
+
+/// Component ids on both sides of the mask's reach (64) are found by
+/// `components_of` and removed by `despawn`.
+#[test]
+fn components_beyond_the_mask_are_tracked_too() {
+    let mut world = World::new();
+    register_all(&mut world);
+    let e = world.spawn((T00(1), T63(2), T64(3), T69(4)));
+    let other = world.spawn((T64(5), T01(6)));
+    let held: Vec<_> = world
+        .components_of(e)
+        .unwrap()
+        .map(|c| c.name().to_owned())
+        .collect();
+    assert_eq!(held, ["T00", "T63", "T64", "T69"]);
+    world.remove::<T63>(e).unwrap();
+    world.remove::<T64>(e).unwrap();
+    let held: Vec<_> = world
+        .components_of(e)
+        .unwrap()
+        .map(|c| c.name().to_owned())
+        .collect();
+    assert_eq!(held, ["T00", "T69"]);
+    world.despawn(e).unwrap();
+    assert_eq!(
+        world.stats().components,
+        2,
+        "only `other`'s components remain"
+    );
+    assert_eq!(world.get::<T64>(other), Ok(&T64(5)));
+    let reused = world.spawn(());
+    assert_eq!(reused.index(), e.index());
+    assert_eq!(
+        world.components_of(reused).unwrap().count(),
+        0,
+        "a reused slot starts empty"
+    );
+    world.assert_invariants();
+}

@@ -1,0 +1,103 @@
+//! Adding and removing components with everything that follows from it: the
+//! entity's component mask and the groups kept in step with the storages.
+
+use std::panic::{self, AssertUnwindSafe};
+
+use crate::component::{Component, ComponentId};
+use crate::entity::{Entities, Entity, MASKED_COMPONENTS};
+use crate::group::Groups;
+use crate::storage::Storages;
+
+/// The parts of a world a structural change touches, borrowed together.
+///
+/// `pub` only so the sealed bundle trait can name it; the module is private.
+pub struct Placement<'a> {
+    pub(crate) storages: &'a mut Storages,
+    pub(crate) entities: &'a mut Entities,
+    pub(crate) groups: &'a mut Groups,
+}
+
+impl Placement<'_> {
+    /// Gives the live `entity` `value` in storage `id` (which must be `T`'s),
+    /// returning the value it replaces. A new component is recorded in the
+    /// entity's mask and joins its group before the caller drops anything.
+    #[inline]
+    pub(crate) fn insert<T: Component>(
+        &mut self,
+        id: ComponentId,
+        entity: Entity,
+        value: T,
+    ) -> Option<T> {
+        let replaced = self.storages.typed_mut::<T>(id).insert(entity, value);
+        if replaced.is_none() {
+            self.entities.mark(entity.index(), id);
+            if !self.groups.is_empty() {
+                self.groups.on_insert(id, entity, self.storages);
+            }
+        }
+        replaced
+    }
+
+    /// Takes component `id` (which must be `T`'s) away from the live `entity`.
+    #[inline]
+    pub(crate) fn remove<T: Component>(&mut self, id: ComponentId, entity: Entity) -> Option<T> {
+        if !self.groups.is_empty() {
+            self.groups.before_remove(id, entity, self.storages);
+        }
+        let removed = self.storages.typed_mut::<T>(id).remove(entity);
+        if removed.is_some() {
+            self.entities.unmark(entity.index(), id);
+        }
+        removed
+    }
+
+    /// Removes the live `entity` from every storage it is in, then frees its slot.
+    ///
+    /// Only the storages its mask names are visited (and any beyond the mask's
+    /// reach). A panicking `Drop` is carried past the remaining storages and
+    /// resumed once the entity is fully despawned.
+    pub(crate) fn despawn(&mut self, entity: Entity) {
+        if !self.groups.is_empty() {
+            self.groups.before_despawn(entity, self.storages);
+        }
+        let mut first_panic = None;
+        let mut remove_from = |storages: &mut Storages, id: ComponentId| {
+            let set = storages.erased_by_id_mut(id);
+            // The set is consistent before the value drops, so a panic in `Drop`
+            // only has to be carried past the remaining storages.
+            if let Err(payload) =
+                panic::catch_unwind(AssertUnwindSafe(|| set.remove_and_drop(entity)))
+            {
+                first_panic.get_or_insert(payload);
+            }
+        };
+        let mut mask = self.entities.components(entity.index());
+        while mask != 0 {
+            let id = mask.trailing_zeros();
+            mask &= mask - 1;
+            remove_from(self.storages, ComponentId(id));
+        }
+        for id in MASKED_COMPONENTS..self.storages.len() {
+            remove_from(self.storages, ComponentId(id as u32));
+        }
+        self.entities
+            .free(entity)
+            .expect("the entity was checked alive before despawning");
+        if let Some(payload) = first_panic {
+            panic::resume_unwind(payload);
+        }
+    }
+
+    /// The components the live `entity` holds, in id order.
+    pub(crate) fn held<'a>(
+        storages: &'a Storages,
+        entities: &Entities,
+        entity: Entity,
+    ) -> impl Iterator<Item = ComponentId> + 'a {
+        let mask = entities.components(entity.index());
+        let masked = (0..MASKED_COMPONENTS as u32).filter(move |&id| mask & (1 << id) != 0);
+        let beyond = (MASKED_COMPONENTS as u32..storages.len() as u32)
+            .filter(move |&id| storages.erased_by_id(ComponentId(id)).contains(entity));
+        masked.chain(beyond).map(ComponentId)
+    }
+}
