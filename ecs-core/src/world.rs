@@ -100,6 +100,10 @@ impl World {
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
     /// iterator's size hint, and returns their ids in order.
     ///
+    /// Despawned slots are reused first; the rest of the batch gets a contiguous
+    /// range of new indices, and its components land side by side in every
+    /// storage, so queries over them run as zipped arrays.
+    ///
     /// If the iterator panics, the entities spawned before the panic stay spawned.
     ///
     /// ```
@@ -124,8 +128,15 @@ impl World {
         let ids = self.bundles.of::<B>(&mut self.storages);
         B::reserve(&mut self.storages, &mut ids.iter(), additional);
         let mut spawned = Vec::with_capacity(additional);
+        let mut placement = Placement {
+            storages: &mut self.storages,
+            entities: &mut self.entities,
+            groups: &mut self.groups,
+        };
         for bundle in bundles {
-            spawned.push(self.spawn(bundle));
+            let entity = placement.entities.alloc();
+            bundle.write(&mut placement, &mut ids.iter(), entity);
+            spawned.push(entity);
         }
         spawned
     }
