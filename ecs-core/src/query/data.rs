@@ -92,6 +92,14 @@ pub unsafe trait QueryData {
     /// Pointers into the storages this fetch uses, captured when the query is built.
     type State<'w>: Copy;
 
+    /// How many component columns this fetch reaches. With at most one, or
+    /// with no write, [`access`](Self::access) cannot conflict and building a
+    /// query skips the check. The default assumes the worst.
+    const LEAVES: usize = usize::MAX;
+
+    /// Whether any column is reached mutably. The default assumes the worst.
+    const WRITES: bool = true;
+
     /// Registers every component type whose data this fetch reads or writes.
     fn access(access: &mut Access);
 
@@ -164,6 +172,9 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
     type ReadOnly = &'a T;
     type State<'w> = Column<'w, T>;
 
+    const LEAVES: usize = 1;
+    const WRITES: bool = false;
+
     fn access(access: &mut Access) {
         access.add::<T>(AccessMode::Read);
     }
@@ -216,6 +227,9 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
     type Item<'q> = &'q mut T;
     type ReadOnly = &'a T;
     type State<'w> = Column<'w, T>;
+
+    const LEAVES: usize = 1;
+    const WRITES: bool = true;
 
     fn access(access: &mut Access) {
         access.add::<T>(AccessMode::Write);
@@ -274,6 +288,9 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
     type ReadOnly = Option<Q::ReadOnly>;
     type State<'w> = Q::State<'w>;
 
+    const LEAVES: usize = Q::LEAVES;
+    const WRITES: bool = Q::WRITES;
+
     fn access(access: &mut Access) {
         Q::access(access);
     }
@@ -323,6 +340,9 @@ unsafe impl QueryData for Entity {
     type Item<'q> = Entity;
     type ReadOnly = Entity;
     type State<'w> = ();
+
+    const LEAVES: usize = 0;
+    const WRITES: bool = false;
 
     fn access(_: &mut Access) {}
 

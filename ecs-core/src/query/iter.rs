@@ -242,10 +242,12 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
                 }
                 end = next;
             }
-            for (index, &entity) in entities.iter().enumerate().take(end).skip(start) {
+            for (offset, &entity) in entities[start..end].iter().enumerate() {
                 if F::matches(filter, entity) {
                     // SAFETY: the run is aligned; live, distinct entities.
-                    acc = g(acc, unsafe { Q::fetch_aligned(data, entity, index) });
+                    acc = g(acc, unsafe {
+                        Q::fetch_aligned(data, entity, start + offset)
+                    });
                 }
             }
         } else {

@@ -23,6 +23,9 @@ macro_rules! tuple_data {
             type ReadOnly = ($($name::ReadOnly,)*);
             type State<'w> = ($($name::State<'w>,)*);
 
+            const LEAVES: usize = 0usize $(.saturating_add($name::LEAVES))*;
+            const WRITES: bool = false $(|| $name::WRITES)*;
+
             fn access(access: &mut Access) {
                 $($name::access(access);)*
             }

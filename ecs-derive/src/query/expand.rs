@@ -97,6 +97,10 @@ fn impl_query_data(
             type ReadOnly = #read_only;
             type State<#state_lt> = ( #( <#fetched as #qd>::State<#state_lt>, )* );
 
+            const LEAVES: ::core::primitive::usize =
+                0usize #( .saturating_add(<#fetched as #qd>::LEAVES) )*;
+            const WRITES: ::core::primitive::bool = false #( || <#fetched as #qd>::WRITES )*;
+
             fn access(__ecs_access: &mut #krate::query::Access) {
                 #( <#fetched as #qd>::access(__ecs_access); )*
             }
