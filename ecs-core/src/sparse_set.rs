@@ -79,6 +79,7 @@ impl<T> SparseSet<T> {
     }
 
     /// Removes `entity`'s component and returns it; the last element fills the hole.
+    #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
         let dense = self.sparse.get(entity)?;
         self.sparse.remove(entity.index());

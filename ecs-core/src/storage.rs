@@ -157,6 +157,9 @@ pub struct Storages {
     ids: HashMap<TypeId, ComponentId, BuildHasherDefault<TypeIdHasher>>,
     infos: Vec<ComponentInfo>,
     cells: Vec<StorageCell>,
+    /// The type looked up last through `&mut self`: loops that insert or remove
+    /// one type over and over skip the hash map.
+    recent: Option<(TypeId, ComponentId)>,
 }
 
 impl Drop for Storages {
@@ -182,11 +185,31 @@ impl Storages {
         self.ids.get(&TypeId::of::<T>()).copied()
     }
 
+    /// The id of `T`, if this world has seen it, through the one-entry cache.
+    #[inline]
+    pub(crate) fn id_of_mut<T: Component>(&mut self) -> Option<ComponentId> {
+        let type_id = TypeId::of::<T>();
+        if let Some((recent, id)) = self.recent
+            && recent == type_id
+        {
+            return Some(id);
+        }
+        let id = self.id_of::<T>()?;
+        self.recent = Some((type_id, id));
+        Some(id)
+    }
+
     /// The id of `T`, registering `T` with an empty storage on first sight.
+    #[inline]
     pub(crate) fn register<T: Component>(&mut self) -> ComponentId {
-        if let Some(id) = self.id_of::<T>() {
+        if let Some(id) = self.id_of_mut::<T>() {
             return id;
         }
+        self.register_new::<T>()
+    }
+
+    #[cold]
+    fn register_new<T: Component>(&mut self) -> ComponentId {
         let id = ComponentId(u32::try_from(self.cells.len()).expect("too many component types"));
         self.ids.insert(TypeId::of::<T>(), id);
         self.infos.push(ComponentInfo::of::<T>(id));

@@ -219,7 +219,7 @@ impl World {
     #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
         self.entities.check(entity)?;
-        let Some(id) = self.storages.id_of::<T>() else {
+        let Some(id) = self.storages.id_of_mut::<T>() else {
             return Err(missing::<T>(entity));
         };
         self.placement()
