@@ -243,3 +243,19 @@ mod tests {
         set.assert_invariants();
     }
 }
+
+#[cfg(all(test, debug_assertions))]
+mod debug_checks {
+    use super::*;
+    use core::num::NonZeroU32;
+
+    /// Two live entities with one index in a set is a broken world invariant;
+    /// the debug check names it instead of silently corrupting the index.
+    #[test]
+    #[should_panic(expected = "holds another entity")]
+    fn inserting_a_second_version_of_an_index_fires_the_debug_check() {
+        let mut set = SparseSet::default();
+        set.insert(Entity::new(1, NonZeroU32::MIN), 1u8);
+        set.insert(Entity::new(1, NonZeroU32::new(2).unwrap()), 2u8);
+    }
+}

@@ -197,3 +197,34 @@ impl<'w, T> Column<'w, T> {
         unsafe { &mut *self.data.as_ptr().add(dense) }
     }
 }
+
+#[cfg(all(test, debug_assertions))]
+mod tests {
+    use super::Column;
+    use crate::prelude::*;
+
+    #[derive(Component)]
+    struct Health(u32);
+
+    /// An out-of-range dense position is caught by the debug check before any read.
+    #[test]
+    #[should_panic(expected = "dense < self.entities.len()")]
+    fn get_out_of_range_fires_the_debug_check() {
+        let mut world = World::new();
+        world.spawn_batch((0..3).map(Health));
+        let column = Column::<Health>::shared(&world);
+        // SAFETY: deliberately breaks the contract; the debug check panics first.
+        let _ = unsafe { column.get(3) };
+    }
+
+    /// A slice longer than the column is caught by the debug check.
+    #[test]
+    #[should_panic(expected = "len <= self.entities.len()")]
+    fn slice_out_of_range_fires_the_debug_check() {
+        let mut world = World::new();
+        world.spawn_batch((0..3).map(Health));
+        let column = Column::<Health>::shared(&world);
+        // SAFETY: deliberately breaks the contract; the debug check panics first.
+        let _ = unsafe { column.slice(4) };
+    }
+}
