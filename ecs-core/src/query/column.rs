@@ -204,7 +204,7 @@ mod tests {
     use crate::prelude::*;
 
     #[derive(Component)]
-    struct Health(u32);
+    struct Health(#[allow(dead_code, reason = "payload only")] u32);
 
     /// An out-of-range dense position is caught by the debug check before any read.
     #[test]
