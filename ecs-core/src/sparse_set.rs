@@ -145,6 +145,21 @@ impl<T> SparseSet<T> {
             + self.data.capacity() * size_of::<T>()
     }
 
+    /// Shared views of a set's index and entities, touching neither its data
+    /// vector nor the values it points to.
+    ///
+    /// # Safety
+    /// `set` points at a live `SparseSet<T>` whose index and entity array no one
+    /// writes during `'a`.
+    #[inline]
+    pub(crate) unsafe fn split_for_presence<'a>(
+        set: *const Self,
+    ) -> (&'a SparseIndex, &'a [Entity]) {
+        // SAFETY: the projections stay inside the live set, and only read fields
+        // no one writes during `'a` (caller's contract).
+        unsafe { (&(*set).sparse, &(*set).entities) }
+    }
+
     /// Splits a set into shared views of its index and entities and a writable
     /// pointer to its data, touching no field but the one each part comes from.
     ///

@@ -107,7 +107,9 @@ struct StorageCell {
 // SAFETY: the cell owns its `SparseSet<T>` exactly as a `Box` would, and
 // `ErasedStorage` requires `Send + Sync`.
 unsafe impl Send for StorageCell {}
-// SAFETY: as above; shared access only ever creates shared references.
+// SAFETY: as above. Through `&StorageCell` the storage is only read, except by
+// query columns built for a world borrowed exclusively (`WorldSource`), which
+// `&mut World` rules out being shared.
 unsafe impl Sync for StorageCell {}
 
 impl StorageCell {
@@ -248,8 +250,9 @@ impl Storages {
     #[inline]
     pub(crate) fn get<T: Component>(&self) -> Option<&SparseSet<T>> {
         let ptr = self.ptr::<T>()?;
-        // SAFETY: the cell holds a live `SparseSet<T>` (checked by `typed`), and
-        // the shared borrow of `self` rules out exclusive references to it.
+        // SAFETY: the cell holds a live `SparseSet<T>` (checked by `typed`).
+        // Exclusive access to it exists only under `&mut Storages` or in a query
+        // over a mutably borrowed world, whose own code never calls this.
         Some(unsafe { ptr.as_ref() })
     }
 

@@ -45,6 +45,76 @@ pub struct Required<'w> {
     pub(crate) group: Option<GroupSpan>,
 }
 
+/// Which entities hold `T`, without any access to their values: what filters
+/// look at. It holds no pointer to component data, so it can sit beside any
+/// fetch of `T`, mutable ones included.
+pub struct Presence<'w, T> {
+    sparse: &'w SparseIndex,
+    entities: &'w [Entity],
+    component: Option<ComponentId>,
+    group: Option<GroupSpan>,
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Presence<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Presence<'_, T> {}
+
+impl<'w, T: Component> Presence<'w, T> {
+    /// The holders of `T` in `world`; none if the world has no storage for it.
+    pub(crate) fn of(world: &'w World) -> Self {
+        let Some((id, set)) = world.storages().lookup::<T>() else {
+            return Self {
+                sparse: &EMPTY_SPARSE,
+                entities: &[],
+                component: None,
+                group: None,
+                _type: PhantomData,
+            };
+        };
+        // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for `'w`;
+        // its index and entities change only under `&mut World`.
+        let (sparse, entities) = unsafe { SparseSet::split_for_presence(set.as_ptr()) };
+        Self {
+            sparse,
+            entities,
+            component: Some(id),
+            group: world.groups().span(id),
+            _type: PhantomData,
+        }
+    }
+}
+
+impl<'w, T> Presence<'w, T> {
+    /// Whether `entity` holds `T`.
+    #[inline]
+    pub(crate) fn contains(&self, entity: Entity) -> bool {
+        self.sparse.get(entity).is_some()
+    }
+
+    /// This storage as one every match must be in.
+    #[inline]
+    pub(crate) fn required(&self) -> Required<'w> {
+        Required {
+            entities: self.entities,
+            component: self.component,
+            group: self.group,
+        }
+    }
+}
+
+// SAFETY: a column hands out `&T` and, when exclusive, `&mut T` to distinct
+// values; sharing it between threads is sound when `T` may be sent and shared.
+// Its index and entity array are only read.
+unsafe impl<T: Send + Sync> Sync for Column<'_, T> {}
+
+// SAFETY: as above; a column owns nothing.
+unsafe impl<T: Send + Sync> Send for Column<'_, T> {}
+
 impl<T> Clone for Column<'_, T> {
     fn clone(&self) -> Self {
         *self

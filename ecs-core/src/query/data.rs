@@ -57,8 +57,13 @@ impl<'w> WorldSource<'w> {
 ///   [`state`](Self::state), and only for types registered as `Write`;
 /// - [`ReadOnly`](Self::ReadOnly) fetches the same entities without writing, and
 ///   [`readonly_state`](Self::readonly_state) converts the state for it;
-/// - [`for_each_required`](Self::for_each_required) reports only dense entity
-///   arrays that contain every entity `fetch` returns `Some` for.
+/// - [`for_each_required`](Self::for_each_required) reports only storages of
+///   the world given to [`state`](Self::state), each holding every entity
+///   `fetch` returns `Some` for; the read-only form reports the same storages;
+/// - [`aligned`](Self::aligned) returns `true` only if `fetch_aligned` may read
+///   position `i` of every column it reads, for every `i` in the range;
+/// - when `State` is `Sync`, `fetch` and `fetch_aligned` may run on several
+///   threads at once for distinct entities.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -149,22 +154,10 @@ pub unsafe trait QueryData {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` writes components, so it cannot be used where only reading is allowed",
     label = "this fetch can write",
-    note = "use `&T` instead of `&mut T`, or borrow the world mutably with `World::query`"
+    note = "use `&T` instead of `&mut T`, or borrow the world mutably with `World::query`; \
+            a `#[derive(Query)]` struct holding a nested query that writes needs `#[query(mutable)]`"
 )]
 pub unsafe trait ReadOnlyQueryData: QueryData<ReadOnly = Self> {}
-
-/// [`ReadOnlyQueryData`] as `#[derive(Query)]` requires it of every field of a
-/// struct without `&mut` fields, with a message that names the fix.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a read-only fetch, but the query struct it is a field of has no `&mut` field",
-    label = "this field can write",
-    note = "if this is a nested query that writes, mark the outer struct `#[query(mutable)]` \
-            so that it gets a read-only twin"
-)]
-pub trait ReadOnlyField: ReadOnlyQueryData {}
-
-impl<Q: ReadOnlyQueryData> ReadOnlyField for Q {}
 
 // SAFETY: registers `T` as read; the column is only read; required is `T`'s storage.
 unsafe impl<'a, T: Component> QueryData for &'a T {

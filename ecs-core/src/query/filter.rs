@@ -7,7 +7,7 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::world::World;
 
-use super::column::{Column, Required};
+use super::column::{Presence, Required};
 
 /// A condition on which components an entity holds, checked per entity.
 ///
@@ -15,6 +15,10 @@ use super::column::{Column, Required};
 /// filter on `T` can sit beside a `&mut T` fetch. Tuples of filters mean
 /// "all of", [`Or`] means "any of". `Added<T>` / `Changed<T>` will join them
 /// once components carry change ticks.
+///
+/// The trait is sealed: queries trust a filter's state to come from their own
+/// world and to read no component data while mutable items are alive, which
+/// only the filters of this crate can promise.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -42,7 +46,7 @@ use super::column::{Column, Required};
     label = "not a filter",
     note = "filters are `With<T>`, `Without<T>`, `Or<(F1, F2, ..)>` and tuples of filters"
 )]
-pub trait QueryFilter {
+pub trait QueryFilter: sealed::Sealed {
     /// What the filter captured from the world when the query was built.
     type State<'w>: Copy;
 
@@ -62,6 +66,19 @@ pub trait QueryFilter {
     /// `Ok` if `entity` passes, otherwise the error that says why not.
     fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error>;
 }
+
+pub(crate) mod sealed {
+    /// Implemented by this crate's filters only.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be a query filter: filters are sealed",
+        label = "not one of the crate's filters",
+        note = "build the condition from `With<T>`, `Without<T>`, `Or<(..)>` and tuples of them"
+    )]
+    pub trait Sealed {}
+}
+
+impl<T> sealed::Sealed for With<T> {}
+impl<T> sealed::Sealed for Without<T> {}
 
 /// Keeps entities that hold a `T`, without fetching it. Tags work here.
 ///
@@ -109,31 +126,20 @@ pub struct Without<T>(PhantomData<fn() -> T>);
 /// ```
 pub struct Or<T>(PhantomData<fn() -> T>);
 
-/// The presence view of `T`'s storage that `With` and `Without` look at.
-pub struct Presence<'w, T>(Column<'w, T>);
-
-impl<T> Clone for Presence<'_, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Presence<'_, T> {}
-
 impl<T: Component> QueryFilter for With<T> {
     type State<'w> = Presence<'w, T>;
 
     fn state(world: &World) -> Presence<'_, T> {
-        Presence(Column::shared(world))
+        Presence::of(world)
     }
 
     fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut impl FnMut(Required<'w>)) {
-        f(state.0.required());
+        f(state.required());
     }
 
     #[inline(always)]
     fn matches(state: &Presence<'_, T>, entity: Entity) -> bool {
-        state.0.contains(entity)
+        state.contains(entity)
     }
 
     fn check(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
@@ -149,14 +155,14 @@ impl<T: Component> QueryFilter for Without<T> {
     type State<'w> = Presence<'w, T>;
 
     fn state(world: &World) -> Presence<'_, T> {
-        Presence(Column::shared(world))
+        Presence::of(world)
     }
 
     fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut impl FnMut(Required<'w>)) {}
 
     #[inline(always)]
     fn matches(state: &Presence<'_, T>, entity: Entity) -> bool {
-        !state.0.contains(entity)
+        !state.contains(entity)
     }
 
     fn check(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
@@ -173,6 +179,11 @@ impl<T: Component> QueryFilter for Without<T> {
 
 macro_rules! tuple_filter {
     ($($name:ident),*) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($name: QueryFilter),*> sealed::Sealed for ($($name,)*) {}
+        #[diagnostic::do_not_recommend]
+        impl<$($name: QueryFilter),*> sealed::Sealed for Or<($($name,)*)> {}
+
         #[allow(
             unused_variables,
             non_snake_case,

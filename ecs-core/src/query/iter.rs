@@ -118,7 +118,7 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                         return None;
                     }
                     if cursor.next < cursor.known_aligned {
-                        cursor.chunk_end = cursor.known_aligned;
+                        cursor.chunk_end = cursor.known_aligned.min(cursor.entities.len());
                         cursor.chunk_aligned = true;
                     } else {
                         cursor.chunk_end = (cursor.next + CHUNK).min(cursor.entities.len());

@@ -51,11 +51,9 @@ mod tuple;
 use core::any::type_name;
 
 pub use access::{Access, AccessMode};
-pub use column::{Column, Required};
-#[doc(hidden)]
-pub use data::ReadOnlyField;
+pub use column::{Column, Presence, Required};
 pub use data::{QueryData, ReadOnlyQueryData, WorldSource};
-pub use filter::{Or, Presence, QueryFilter, With, Without};
+pub use filter::{Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
 pub use slices::SliceQueryData;
 

@@ -16,20 +16,7 @@ const PARTS_PER_THREAD: usize = 4;
 /// The smallest part worth sending to another thread.
 const MIN_PART: usize = 256;
 
-/// A query's states, shared by the threads of one `par_for_each`.
-///
-/// The states hold shared references to sparse indexes and entity arrays, and
-/// raw pointers to component data, so they are neither `Send` nor `Sync` by
-/// themselves.
-struct SharedStates<D, F>(D, F);
-
-// SAFETY: the states point into storages of components, which are `Send +
-// Sync`; the indexes and entity arrays are only read; threads fetch disjoint
-// sets of entities, so no component value is reached from two threads, and the
-// query's exclusive borrow of the world lasts until every thread is done.
-unsafe impl<D, F> Sync for SharedStates<D, F> {}
-
-impl<Q: QueryData, F: QueryFilter> Query<'_, Q, F> {
+impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// Runs `f` on every match, spreading the work over rayon's thread pool.
     ///
     /// Each thread takes contiguous parts of the driving storage and runs them
@@ -51,9 +38,16 @@ impl<Q: QueryData, F: QueryFilter> Query<'_, Q, F> {
     /// let sum: f32 = world.query::<&Position>().iter().map(|p| p.0).sum();
     /// assert_eq!(sum, (0..10_000).map(|i| i as f32 + 1.0).sum::<f32>());
     /// ```
-    pub fn par_for_each(&mut self, f: impl Fn(Q::Item<'_>) + Send + Sync) {
+    pub fn par_for_each(&mut self, f: impl Fn(Q::Item<'_>) + Send + Sync)
+    where
+        Q::State<'w>: Sync,
+        F::State<'w>: Sync,
+    {
         let candidates = self.candidates();
-        let shared = SharedStates(self.data_state(), self.filter_state());
+        // Each thread reads the states; `Sync` says that is sound, and the
+        // `QueryData` contract says fetching distinct entities at once is.
+        let (data, filter) = (self.data_state(), self.filter_state());
+        let (data, filter) = (&data, &filter);
         match candidates {
             Candidates::Dense(cursor) => {
                 let (entities, known_aligned) = cursor.parts();
@@ -61,7 +55,6 @@ impl<Q: QueryData, F: QueryFilter> Query<'_, Q, F> {
                 (0..entities.len().div_ceil(part))
                     .into_par_iter()
                     .for_each(|index| {
-                        let shared = &shared;
                         let start = index * part;
                         let range = start..(start + part).min(entities.len());
                         // SAFETY: the cursor walks a storage of the query's world, its
@@ -69,8 +62,8 @@ impl<Q: QueryData, F: QueryFilter> Query<'_, Q, F> {
                         // disjoint, and `&mut self` keeps the world borrowed.
                         unsafe {
                             fold_dense::<Q, F, ()>(
-                                &shared.0,
-                                &shared.1,
+                                data,
+                                filter,
                                 entities,
                                 range,
                                 known_aligned,
@@ -85,13 +78,12 @@ impl<Q: QueryData, F: QueryFilter> Query<'_, Q, F> {
                 entities
                     .par_chunks(part_len(entities.len()))
                     .for_each(|chunk| {
-                        let shared = &shared;
                         for &entity in chunk {
-                            if !F::matches(&shared.1, entity) {
+                            if !F::matches(filter, entity) {
                                 continue;
                             }
                             // SAFETY: live, distinct entities of the query's world.
-                            if let Some(item) = unsafe { Q::fetch(&shared.0, entity) } {
+                            if let Some(item) = unsafe { Q::fetch(data, entity) } {
                                 f(item);
                             }
                         }

@@ -28,7 +28,9 @@ pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
             #main
             #read_only
             const _: () = {
-                fn __ecs_field_is_read_only<__EcsQ: #krate::query::ReadOnlyField>() {}
+                // Bounded on the very trait the `unsafe impl` below names, so no
+                // `crate = "..."` path can stand in a look-alike check.
+                fn __ecs_field_is_read_only<__EcsQ: #krate::query::ReadOnlyQueryData>() {}
                 #[allow(dead_code, reason = "only type-checked")]
                 fn __ecs_fields_are_read_only #impl_generics () #where_clause {
                     #( #checks )*
