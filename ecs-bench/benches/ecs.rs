@@ -12,11 +12,13 @@ mod ecs {
     pub mod spawn;
 }
 
-criterion_group!(
-    benches,
-    ecs::spawn::bench,
-    ecs::add_remove::bench,
-    ecs::random_get::bench,
-    ecs::iteration::bench
-);
+criterion_group! {
+    name = benches;
+    // With `--features peers` criterion's plots need the embedded font.
+    config = {
+        ecs_bench::fonts::register_chart_fonts();
+        criterion::Criterion::default()
+    };
+    targets = ecs::spawn::bench, ecs::add_remove::bench, ecs::random_get::bench, ecs::iteration::bench
+}
 criterion_main!(benches);

@@ -1,7 +1,12 @@
-//! Benchmarks for `ecs-core`: criterion benches in `benches/`, and the workload
-//! definitions they share, so every bench measures the same data.
+//! Benchmarks for `ecs-core`: the workloads the criterion benches in `benches/`
+//! and the `compare` binary run, for this ECS, a plain-`Vec` `ideal`, and (with
+//! the `peers` feature) six other Rust ECS libraries.
 //!
 //! The workloads follow ecs_bench_suite's definitions where one exists.
 
 pub mod components;
+pub mod fonts;
+pub mod harness;
+pub mod math;
 pub mod rng;
+pub mod workloads;

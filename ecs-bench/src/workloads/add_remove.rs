@@ -1,0 +1,101 @@
+//! add_remove: 10,000 entities hold a Position; give each an `Extra`, then take
+//! it away from each again. Archetype libraries move every entity twice; a
+//! sparse set touches only the `Extra` storage.
+
+use std::hint::black_box;
+
+use crate::components::{Extra, Position};
+use crate::harness::{Bench, Contender, Workload};
+
+/// Entities in add_remove's world.
+pub const ENTITIES: usize = 10_000;
+
+/// The add_remove workload.
+pub fn workload() -> Workload {
+    Workload {
+        name: "add_remove",
+        summary: "add a component to 10,000 entities, then remove it from all of them",
+        contenders: || {
+            let list = vec![
+                Contender::of::<Ideal>("ideal", "Vec<Option<Extra>>"),
+                Contender::of::<Ours>("ours", "world.insert / world.remove"),
+            ];
+            #[cfg(feature = "peers")]
+            let list = [list, peers::contenders()].concat();
+            list
+        },
+    }
+}
+
+/// The first component of entity `i`.
+fn position(i: usize) -> Position {
+    Position([i as f32; 3])
+}
+
+/// The checksum: entities with a Position, plus 1,000 for each that still has
+/// an `Extra` (none should).
+fn census(positions: usize, extras: usize) -> f64 {
+    (positions + 1_000 * extras) as f64
+}
+
+/// The positions, and one optional `Extra` slot per entity.
+struct Ideal {
+    positions: Vec<Position>,
+    extras: Vec<Option<Extra>>,
+}
+
+impl Bench for Ideal {
+    fn setup() -> Self {
+        Self {
+            positions: (0..ENTITIES).map(position).collect(),
+            extras: vec![None; ENTITIES],
+        }
+    }
+
+    fn run(&mut self) {
+        for slot in &mut self.extras {
+            *slot = Some(Extra(1.0));
+        }
+        black_box(&mut self.extras);
+        for slot in &mut self.extras {
+            black_box(slot.take());
+        }
+    }
+
+    fn checksum(&mut self) -> f64 {
+        census(self.positions.len(), self.extras.iter().flatten().count())
+    }
+}
+
+/// Ours: `insert` and `remove` per entity.
+struct Ours {
+    world: ecs_core::World,
+    ids: Vec<ecs_core::Entity>,
+}
+
+impl Bench for Ours {
+    fn setup() -> Self {
+        let mut world = ecs_core::World::new();
+        let ids = world.spawn_batch((0..ENTITIES).map(position));
+        Self { world, ids }
+    }
+
+    fn run(&mut self) {
+        for &e in &self.ids {
+            self.world.insert(e, Extra(1.0)).expect("alive");
+        }
+        for &e in &self.ids {
+            black_box(self.world.remove::<Extra>(e).expect("just added"));
+        }
+    }
+
+    fn checksum(&mut self) -> f64 {
+        census(
+            self.world.query_ref::<&Position>().iter().count(),
+            self.world.query_ref::<&Extra>().iter().count(),
+        )
+    }
+}
+
+#[cfg(feature = "peers")]
+mod peers;

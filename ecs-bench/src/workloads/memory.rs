@@ -1,0 +1,82 @@
+//! memory: the heap a world holds for 100,000 entities with Transform,
+//! Position, Rotation and Velocity (100 bytes of components each), spawned with
+//! each library's batch spawn. Not timed: the compare binary counts the bytes
+//! with its counting allocator while a contender's `build` runs, and keeps the
+//! world alive until it has read the count.
+
+use std::any::Any;
+
+use crate::components::{Position, Rotation, Transform, Velocity, four_components};
+
+/// Entities in each world.
+pub const ENTITIES: usize = 100_000;
+
+/// The bytes of components one entity holds: the floor for any storage.
+pub const PAYLOAD_BYTES: usize =
+    size_of::<Transform>() + size_of::<Position>() + size_of::<Rotation>() + size_of::<Velocity>();
+
+/// One library's memory figure: how to build its world.
+#[derive(Clone, Copy)]
+pub struct MemoryContender {
+    /// The name in reports.
+    pub name: &'static str,
+    /// How the world was filled.
+    pub path: &'static str,
+    build: fn() -> Box<dyn Any>,
+}
+
+impl MemoryContender {
+    /// Builds the world, checks it holds every entity, and hands it back to be
+    /// measured, then dropped.
+    pub fn build(&self) -> Box<dyn Any> {
+        (self.build)()
+    }
+}
+
+/// Every library's memory contender: `ideal` first, then `ours`, then the peers.
+pub fn contenders() -> Vec<MemoryContender> {
+    let list = vec![
+        MemoryContender {
+            name: "ideal",
+            path: "4 Vecs of exact capacity",
+            build: ideal,
+        },
+        MemoryContender {
+            name: "ours",
+            path: "world.spawn_batch",
+            build: ours,
+        },
+    ];
+    #[cfg(feature = "peers")]
+    let list = [list, peers::contenders()].concat();
+    list
+}
+
+/// Four plain vectors, no ids.
+fn ideal() -> Box<dyn Any> {
+    let mut columns = (
+        Vec::with_capacity(ENTITIES),
+        Vec::with_capacity(ENTITIES),
+        Vec::with_capacity(ENTITIES),
+        Vec::with_capacity(ENTITIES),
+    );
+    for (t, p, r, v) in (0..ENTITIES).map(four_components) {
+        columns.0.push(t);
+        columns.1.push(p);
+        columns.2.push(r);
+        columns.3.push(v);
+    }
+    assert_eq!(columns.3.len(), ENTITIES);
+    Box::new(columns)
+}
+
+/// Ours, through the batch spawn.
+fn ours() -> Box<dyn Any> {
+    let mut world = ecs_core::World::new();
+    world.spawn_batch((0..ENTITIES).map(four_components));
+    assert_eq!(world.len(), ENTITIES);
+    Box::new(world)
+}
+
+#[cfg(feature = "peers")]
+mod peers;
