@@ -2,12 +2,14 @@
 
 use core::any::TypeId;
 use core::hash::BuildHasherDefault;
+use core::ptr::NonNull;
 use core::slice;
 use std::collections::HashMap;
 
 use crate::component::{Component, ComponentId};
-use crate::entity::Entity;
+use crate::entity::{Entity, MASKED_COMPONENTS};
 use crate::placement::Placement;
+use crate::sparse_set::SparseSet;
 use crate::storage::{Storages, TypeIdHasher};
 
 /// One component, or a tuple of 0 to 16 bundles, given to
@@ -63,6 +65,24 @@ pub(crate) mod sealed {
             ids: &mut slice::Iter<'_, ComponentId>,
             additional: usize,
         );
+        /// Typed pointers to the storages of this bundle's components.
+        type Columns: Copy;
+
+        /// Resolves the storage of every component once, for many appends.
+        fn columns(
+            storages: &mut Storages,
+            ids: &mut slice::Iter<'_, ComponentId>,
+        ) -> Self::Columns;
+
+        /// Appends every component for the freshly allocated `entity`, which no
+        /// storage holds; the caller records the components in the entity's
+        /// mask and its groups.
+        ///
+        /// # Safety
+        /// `columns` came from [`columns`](Self::columns) on the storages of the
+        /// world that allocated `entity`, and that world is borrowed mutably by
+        /// the caller for the whole call.
+        unsafe fn push_new(self, columns: &Self::Columns, entity: Entity);
         /// Inserts every component for the live `entity`, dropping values it replaces.
         ///
         /// Each new component is recorded (mask, groups) before any replaced
@@ -88,6 +108,21 @@ impl<T: Component> sealed::WriteBundle for T {
         storages.typed_mut::<T>(next_id(ids)).reserve(additional);
     }
 
+    type Columns = NonNull<SparseSet<T>>;
+
+    #[inline]
+    fn columns(storages: &mut Storages, ids: &mut slice::Iter<'_, ComponentId>) -> Self::Columns {
+        NonNull::from(storages.typed_mut::<T>(next_id(ids)))
+    }
+
+    #[inline]
+    unsafe fn push_new(self, columns: &Self::Columns, entity: Entity) {
+        // SAFETY: the pointer is `T`'s live storage (resolved by `columns`, and a
+        // world never frees a storage while it lives); the caller's exclusive
+        // borrow of the world makes this transient `&mut` the only reference.
+        unsafe { (*columns.as_ptr()).push_new(entity, self) }
+    }
+
     #[inline]
     fn write(
         self,
@@ -105,32 +140,74 @@ fn next_id(ids: &mut slice::Iter<'_, ComponentId>) -> ComponentId {
         .expect("a bundle writes as many components as it registered")
 }
 
-/// The component ids of every bundle type a world has spawned, in write order.
+/// What a world knows about one bundle type.
+pub(crate) struct BundleInfo {
+    /// The component ids, in write order.
+    pub(crate) ids: Box<[ComponentId]>,
+    /// The bits of those ids in an entity's component mask.
+    pub(crate) mask: u64,
+    /// Whether no type appears twice, so a fresh entity can take the bundle
+    /// by appending to each storage.
+    pub(crate) distinct: bool,
+}
+
+/// The [`BundleInfo`] of every bundle type a world has spawned.
 #[derive(Default)]
 pub(crate) struct BundleIds {
-    ids: HashMap<TypeId, Box<[ComponentId]>, BuildHasherDefault<TypeIdHasher>>,
+    infos: Vec<BundleInfo>,
+    index: HashMap<TypeId, usize, BuildHasherDefault<TypeIdHasher>>,
+    /// The bundle type looked up last: loops that spawn one kind of entity skip
+    /// the hash map.
+    recent: Option<(TypeId, usize)>,
 }
 
 impl BundleIds {
-    /// `B`'s component ids, registering its types on first sight.
+    /// `B`'s info, registering its types on first sight.
     #[inline]
-    pub(crate) fn of<B: Bundle>(&mut self, storages: &mut Storages) -> &[ComponentId] {
-        self.ids.entry(TypeId::of::<B>()).or_insert_with(|| {
-            let mut ids = Vec::new();
-            B::register(storages, &mut ids);
-            ids.into_boxed_slice()
-        })
+    pub(crate) fn of<B: Bundle>(&mut self, storages: &mut Storages) -> &BundleInfo {
+        let type_id = TypeId::of::<B>();
+        let at = match self.recent {
+            Some((recent, at)) if recent == type_id => at,
+            _ => {
+                let at = match self.index.get(&type_id) {
+                    Some(&at) => at,
+                    None => self.register::<B>(storages),
+                };
+                self.recent = Some((type_id, at));
+                at
+            }
+        };
+        &self.infos[at]
+    }
+
+    #[cold]
+    fn register<B: Bundle>(&mut self, storages: &mut Storages) -> usize {
+        let mut ids = Vec::new();
+        B::register(storages, &mut ids);
+        let mask = ids
+            .iter()
+            .filter(|id| id.index() < MASKED_COMPONENTS)
+            .fold(0, |mask, id| mask | 1 << id.index());
+        let distinct = ids.iter().enumerate().all(|(i, id)| !ids[..i].contains(id));
+        self.infos.push(BundleInfo {
+            ids: ids.into_boxed_slice(),
+            mask,
+            distinct,
+        });
+        self.index.insert(TypeId::of::<B>(), self.infos.len() - 1);
+        self.infos.len() - 1
     }
 }
 
 macro_rules! tuple_bundle {
-    ($($name:ident),*) => {
+    ($(($name:ident, $column:ident)),*) => {
         #[diagnostic::do_not_recommend]
         impl<$($name: Bundle),*> Bundle for ($($name,)*) {}
 
         #[allow(
             unused_variables,
             non_snake_case,
+            unused_unsafe,
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
         impl<$($name: Bundle),*> sealed::WriteBundle for ($($name,)*) {
@@ -148,6 +225,24 @@ macro_rules! tuple_bundle {
                 $($name::reserve(storages, ids, additional);)*
             }
 
+            type Columns = ($($name::Columns,)*);
+
+            #[inline]
+            fn columns(
+                storages: &mut Storages,
+                ids: &mut slice::Iter<'_, ComponentId>,
+            ) -> Self::Columns {
+                ($($name::columns(storages, ids),)*)
+            }
+
+            #[inline]
+            unsafe fn push_new(self, columns: &Self::Columns, entity: Entity) {
+                let ($($name,)*) = self;
+                let ($($column,)*) = columns;
+                // SAFETY: forwarded under the caller's contract.
+                unsafe { $($name.push_new($column, entity);)* }
+            }
+
             #[inline]
             fn write(
                 self,
@@ -162,4 +257,4 @@ macro_rules! tuple_bundle {
     };
 }
 
-crate::macros::all_tuples!(tuple_bundle: B15, B14, B13, B12, B11, B10, B9, B8, B7, B6, B5, B4, B3, B2, B1, B0);
+crate::macros::all_tuple_pairs!(tuple_bundle: (B15, c15), (B14, c14), (B13, c13), (B12, c12), (B11, c11), (B10, c10), (B9, c9), (B8, c8), (B7, c7), (B6, c6), (B5, c5), (B4, c4), (B3, c3), (B2, c2), (B1, c1), (B0, c0));

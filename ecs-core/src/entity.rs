@@ -272,6 +272,12 @@ impl Entities {
         }
     }
 
+    /// Records that the live entity at `index` now holds every component in `mask`.
+    #[inline]
+    pub(crate) fn mark_all(&mut self, index: u32, mask: u64) {
+        self.slots[index as usize].components |= mask;
+    }
+
     /// Records that the live entity at `index` no longer holds component `id`.
     #[inline]
     pub(crate) fn unmark(&mut self, index: u32, id: ComponentId) {

@@ -13,3 +13,17 @@ macro_rules! all_tuples {
 }
 
 pub(crate) use all_tuples;
+
+/// Like [`all_tuples`], with a second identifier beside each type parameter,
+/// for impls that need two bindings per element.
+macro_rules! all_tuple_pairs {
+    ($mac:ident: ($first:ident, $first_b:ident) $(, ($rest:ident, $rest_b:ident))*) => {
+        $mac!(($first, $first_b) $(, ($rest, $rest_b))*);
+        crate::macros::all_tuple_pairs!($mac: $(($rest, $rest_b)),*);
+    };
+    ($mac:ident:) => {
+        $mac!();
+    };
+}
+
+pub(crate) use all_tuple_pairs;

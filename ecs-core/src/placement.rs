@@ -1,8 +1,9 @@
 //! Adding and removing components with everything that follows from it: the
 //! entity's component mask and the groups kept in step with the storages.
 
-use std::panic::{self, AssertUnwindSafe};
+use std::panic;
 
+use crate::bundle::{Bundle, BundleInfo};
 use crate::component::{Component, ComponentId};
 use crate::entity::{Entities, Entity, MASKED_COMPONENTS};
 use crate::group::Groups;
@@ -38,6 +39,66 @@ impl Placement<'_> {
         replaced
     }
 
+    /// Gives the freshly allocated `entity` every component of `bundle`.
+    ///
+    /// A bundle of distinct types is appended to each storage with no lookup
+    /// of what the entity already holds (nothing), and its mask bits are set at
+    /// once. A bundle that repeats a type takes the general path, where the
+    /// later value replaces the earlier.
+    #[inline]
+    pub(crate) fn spawn<B: Bundle>(&mut self, info: &BundleInfo, bundle: B, entity: Entity) {
+        if !info.distinct {
+            bundle.write(self, &mut info.ids.iter(), entity);
+            return;
+        }
+        // Marked first: should an append panic (only a capacity overflow can),
+        // the mask names at most components the entity lacks, which despawn
+        // tolerates.
+        self.entities.mark_all(entity.index(), info.mask);
+        let columns = B::columns(self.storages, &mut info.ids.iter());
+        // SAFETY: the columns are this world's, which `self` borrows mutably.
+        unsafe { bundle.push_new(&columns, entity) };
+        if !self.groups.is_empty() {
+            for &id in info.ids.iter() {
+                self.groups.on_insert(id, entity, self.storages);
+            }
+        }
+    }
+
+    /// Spawns one entity per bundle of `bundles`, appending their ids to `spawned`;
+    /// storages are resolved once for the whole batch.
+    pub(crate) fn spawn_many<B: Bundle>(
+        &mut self,
+        info: &BundleInfo,
+        bundles: impl Iterator<Item = B>,
+        spawned: &mut Vec<Entity>,
+    ) {
+        if !info.distinct {
+            for bundle in bundles {
+                let entity = self.entities.alloc();
+                bundle.write(self, &mut info.ids.iter(), entity);
+                spawned.push(entity);
+            }
+            return;
+        }
+        let columns = B::columns(self.storages, &mut info.ids.iter());
+        let grouped = !self.groups.is_empty();
+        for bundle in bundles {
+            let entity = self.entities.alloc();
+            // Marked first, as in `spawn`.
+            self.entities.mark_all(entity.index(), info.mask);
+            // SAFETY: the columns are this world's, which `self` borrows mutably;
+            // a batch registers no storage, and storages never move or drop.
+            unsafe { bundle.push_new(&columns, entity) };
+            if grouped {
+                for &id in info.ids.iter() {
+                    self.groups.on_insert(id, entity, self.storages);
+                }
+            }
+            spawned.push(entity);
+        }
+    }
+
     /// Takes component `id` (which must be `T`'s) away from the live `entity`.
     #[inline]
     pub(crate) fn remove<T: Component>(&mut self, id: ComponentId, entity: Entity) -> Option<T> {
@@ -62,12 +123,8 @@ impl Placement<'_> {
         }
         let mut first_panic = None;
         let mut remove_from = |storages: &mut Storages, id: ComponentId| {
-            let set = storages.erased_by_id_mut(id);
-            // The set is consistent before the value drops, so a panic in `Drop`
-            // only has to be carried past the remaining storages.
-            if let Err(payload) =
-                panic::catch_unwind(AssertUnwindSafe(|| set.remove_and_drop(entity)))
-            {
+            // A panic in a `Drop` is carried past the remaining storages.
+            if let Err(payload) = storages.erased_by_id_mut(id).remove_and_drop(entity) {
                 first_panic.get_or_insert(payload);
             }
         };

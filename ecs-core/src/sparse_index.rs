@@ -65,9 +65,16 @@ impl SparseIndex {
         if !matches!(self.pages.get(page_index), Some(Some(_))) {
             self.alloc_page(page_index);
         }
-        let page = self.pages[page_index]
-            .as_deref_mut()
-            .expect("the page was just allocated");
+        debug_assert!(matches!(self.pages.get(page_index), Some(Some(_))));
+        // SAFETY: the page exists: it did, or `alloc_page` just made it. (Taking
+        // it through a checked `get_mut` would have to be written before the
+        // allocation, which the borrow checker cannot follow.)
+        let page = unsafe {
+            self.pages
+                .get_unchecked_mut(page_index)
+                .as_deref_mut()
+                .unwrap_unchecked()
+        };
         Slot(&mut page[index & PAGE_MASK])
     }
 
@@ -87,6 +94,20 @@ impl SparseIndex {
         let slot = self.slot_mut(index);
         debug_assert_eq!((*slot >> 32) as u32, entity.version());
         *slot = pack(entity, dense);
+    }
+
+    /// Unmaps `entity` if this exact entity is mapped, returning its dense position.
+    #[inline]
+    pub(crate) fn take(&mut self, entity: Entity) -> Option<usize> {
+        let index = entity.index() as usize;
+        let page = self.pages.get_mut(index >> PAGE_BITS)?.as_deref_mut()?;
+        let slot = &mut page[index & PAGE_MASK];
+        if (*slot >> 32) as u32 != entity.version() {
+            return None;
+        }
+        let dense = *slot as u32 as usize;
+        *slot = 0;
+        Some(dense)
     }
 
     /// Pages allocated.

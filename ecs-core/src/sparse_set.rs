@@ -18,11 +18,13 @@ use crate::sparse_index::SparseIndex;
 /// else. Iteration walks the dense arrays, which are contiguous. A zero-sized
 /// `T` (a tag) makes `data` a `Vec` that never allocates.
 ///
+/// `pub` only so the sealed bundle trait can name it; the module is private.
+///
 /// Invariants, kept by every method:
 /// - `entities.len() == data.len()`;
 /// - for every `i < entities.len()`, `sparse.get(entities[i]) == Some(i)`;
 /// - the sparse index maps no entity that is not in `entities`.
-pub(crate) struct SparseSet<T> {
+pub struct SparseSet<T> {
     sparse: SparseIndex,
     entities: Vec<Entity>,
     data: Vec<T>,
@@ -78,11 +80,23 @@ impl<T> SparseSet<T> {
         None
     }
 
+    /// Appends a component for `entity`, which must not be in the set: a
+    /// freshly allocated entity, whose index every set released on despawn.
+    #[inline]
+    pub(crate) fn push_new(&mut self, entity: Entity, value: T) {
+        let slot = self.sparse.slot_or_alloc(entity.index());
+        debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
+        let dense =
+            u32::try_from(self.entities.len()).expect("a sparse set holds at most 2^32 components");
+        self.data.push(value);
+        self.entities.push(entity);
+        slot.set(entity, dense);
+    }
+
     /// Removes `entity`'s component and returns it; the last element fills the hole.
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
-        let dense = self.sparse.get(entity)?;
-        self.sparse.remove(entity.index());
+        let dense = self.sparse.take(entity)?;
         self.entities.swap_remove(dense);
         let value = self.data.swap_remove(dense);
         if let Some(&moved) = self.entities.get(dense) {

@@ -10,6 +10,9 @@ use crate::component::{Component, ComponentId, ComponentInfo};
 use crate::entity::Entity;
 use crate::sparse_set::SparseSet;
 
+/// What a caught panic carries, to be resumed later.
+pub(crate) type PanicPayload = Box<dyn Any + Send>;
+
 /// What the world can do with a storage without knowing its component type.
 pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn contains(&self, entity: Entity) -> bool;
@@ -19,8 +22,10 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn page_count(&self) -> usize;
     /// Bytes held on the heap.
     fn heap_bytes(&self) -> usize;
-    /// Removes and drops `entity`'s component; returns whether there was one.
-    fn remove_and_drop(&mut self, entity: Entity) -> bool;
+    /// Removes and drops `entity`'s component. The set is consistent before the
+    /// value drops; a panic in its `Drop` is caught and returned, so the caller
+    /// can finish its work before resuming it.
+    fn remove_and_drop(&mut self, entity: Entity) -> Result<(), PanicPayload>;
     fn clear(&mut self);
     /// The entities holding this component, in dense order.
     fn entities(&self) -> &[Entity];
@@ -45,8 +50,13 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
     fn heap_bytes(&self) -> usize {
         SparseSet::heap_bytes(self)
     }
-    fn remove_and_drop(&mut self, entity: Entity) -> bool {
-        self.remove(entity).is_some()
+    fn remove_and_drop(&mut self, entity: Entity) -> Result<(), PanicPayload> {
+        let removed = self.remove(entity);
+        if core::mem::needs_drop::<T>() && removed.is_some() {
+            panic::catch_unwind(AssertUnwindSafe(|| drop(removed)))
+        } else {
+            Ok(())
+        }
     }
     fn clear(&mut self) {
         SparseSet::clear(self);

@@ -84,16 +84,13 @@ impl World {
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
         let entity = self.entities.alloc();
-        let ids = self.bundles.of::<B>(&mut self.storages);
-        bundle.write(
-            &mut Placement {
-                storages: &mut self.storages,
-                entities: &mut self.entities,
-                groups: &mut self.groups,
-            },
-            &mut ids.iter(),
-            entity,
-        );
+        let info = self.bundles.of::<B>(&mut self.storages);
+        Placement {
+            storages: &mut self.storages,
+            entities: &mut self.entities,
+            groups: &mut self.groups,
+        }
+        .spawn(info, bundle, entity);
         entity
     }
 
@@ -125,19 +122,15 @@ impl World {
         let bundles = bundles.into_iter();
         let additional = bundles.size_hint().0;
         self.entities.reserve(additional);
-        let ids = self.bundles.of::<B>(&mut self.storages);
-        B::reserve(&mut self.storages, &mut ids.iter(), additional);
+        let info = self.bundles.of::<B>(&mut self.storages);
+        B::reserve(&mut self.storages, &mut info.ids.iter(), additional);
         let mut spawned = Vec::with_capacity(additional);
         let mut placement = Placement {
             storages: &mut self.storages,
             entities: &mut self.entities,
             groups: &mut self.groups,
         };
-        for bundle in bundles {
-            let entity = placement.entities.alloc();
-            bundle.write(&mut placement, &mut ids.iter(), entity);
-            spawned.push(entity);
-        }
+        placement.spawn_many(info, bundles, &mut spawned);
         spawned
     }
 
@@ -185,7 +178,7 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.entities.check(entity)?;
-        let ids = self.bundles.of::<B>(&mut self.storages);
+        let ids = &self.bundles.of::<B>(&mut self.storages).ids;
         bundle.write(
             &mut Placement {
                 storages: &mut self.storages,
@@ -530,7 +523,7 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn group<G: Bundle>(&mut self) -> Result<(), Error> {
-        let ids = self.bundles.of::<G>(&mut self.storages);
+        let ids = &self.bundles.of::<G>(&mut self.storages).ids;
         self.groups
             .declare(core::any::type_name::<G>(), ids, &mut self.storages)
     }

@@ -216,9 +216,15 @@ impl<'w, T> Column<'w, T> {
     }
 
     /// The dense position of `entity`'s value, if it has one.
+    ///
+    /// Checked against the length too: the index and the arrays are kept in
+    /// step by the world, and this one compare makes the raw reads that follow
+    /// safe even if they were not.
     #[inline]
     pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
-        self.sparse.get(entity)
+        self.sparse
+            .get(entity)
+            .filter(|&dense| dense < self.entities.len())
     }
 
     /// Whether this column holds exactly `driver[range]` at positions `range`.
