@@ -208,6 +208,7 @@ macro_rules! tuple_bundle {
             unused_variables,
             non_snake_case,
             unused_unsafe,
+            clippy::unused_unit,
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
         impl<$($name: Bundle),*> sealed::WriteBundle for ($($name,)*) {
