@@ -28,6 +28,10 @@ pub struct SparseSet<T> {
     sparse: SparseIndex,
     entities: Vec<Entity>,
     data: Vec<T>,
+    /// Bumped whenever an entity already here changes position (a removal, a
+    /// swap, a clear); appending leaves it alone. Queries key what they learned
+    /// about the dense order on it.
+    reorders: u64,
 }
 
 impl<T> Default for SparseSet<T> {
@@ -36,6 +40,7 @@ impl<T> Default for SparseSet<T> {
             sparse: SparseIndex::default(),
             entities: Vec::new(),
             data: Vec::new(),
+            reorders: 0,
         }
     }
 }
@@ -97,6 +102,7 @@ impl<T> SparseSet<T> {
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
         let dense = self.sparse.take(entity)?;
+        self.reorders += 1;
         self.entities.swap_remove(dense);
         let value = self.data.swap_remove(dense);
         if let Some(&moved) = self.entities.get(dense) {
@@ -113,6 +119,7 @@ impl<T> SparseSet<T> {
         if a == b {
             return;
         }
+        self.reorders += 1;
         self.entities.swap(a, b);
         self.data.swap(a, b);
         self.sparse.set_dense(self.entities[a], a as u32);
@@ -122,6 +129,7 @@ impl<T> SparseSet<T> {
     /// Removes every component. Values are dropped after the index is emptied,
     /// so a panicking `Drop` leaves a consistent, empty set behind.
     pub(crate) fn clear(&mut self) {
+        self.reorders += 1;
         for entity in self.entities.drain(..) {
             self.sparse.remove(entity.index());
         }
@@ -144,6 +152,12 @@ impl<T> SparseSet<T> {
     #[inline]
     pub(crate) fn data(&self) -> &[T] {
         &self.data
+    }
+
+    /// How many times entities already in the set have changed position.
+    #[inline]
+    pub(crate) fn reorders(&self) -> u64 {
+        self.reorders
     }
 
     /// The index that maps entities to dense positions.
@@ -191,6 +205,17 @@ impl<T> SparseSet<T> {
             let data = NonNull::new_unchecked((*addr_of_mut!((*set).data)).as_mut_ptr());
             (&(*set).sparse, &(*set).entities, data)
         }
+    }
+
+    /// How many times entities in the set have changed position, read through
+    /// a raw pointer without touching any other field.
+    ///
+    /// # Safety
+    /// `set` points at a live `SparseSet<T>` that no one writes during the call.
+    #[inline]
+    pub(crate) unsafe fn reorders_of(set: *const Self) -> u64 {
+        // SAFETY: a read of one field of the live set (caller's contract).
+        unsafe { (*set).reorders }
     }
 
     /// Checks every invariant listed on the type; used by tests.

@@ -2,6 +2,7 @@
 
 use core::fmt;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::bundle::{Bundle, BundleIds};
 use crate::component::{Component, ComponentInfo};
@@ -10,6 +11,7 @@ use crate::entity_ref::{EntityMut, EntityRef};
 use crate::error::Error;
 use crate::group::Groups;
 use crate::placement::Placement;
+use crate::query::AlignmentCache;
 use crate::stats::WorldStats;
 use crate::storage::Storages;
 
@@ -49,6 +51,7 @@ pub struct World {
     storages: Storages,
     bundles: BundleIds,
     groups: Groups,
+    alignment: Mutex<AlignmentCache>,
 }
 
 impl World {
@@ -535,6 +538,15 @@ impl World {
             entities: &mut self.entities,
             groups: &mut self.groups,
         }
+    }
+
+    /// What queries have learned about aligned storages. Locked only while a
+    /// query is being built; a poisoned lock still holds valid data (every
+    /// entry is checked against the storages before use).
+    pub(crate) fn alignment_cache(&self) -> MutexGuard<'_, AlignmentCache> {
+        self.alignment
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(crate) fn groups(&self) -> &Groups {

@@ -33,6 +33,7 @@ pub struct Column<'w, T> {
     data: NonNull<T>,
     component: Option<ComponentId>,
     group: Option<GroupSpan>,
+    reorders: u64,
     _values: PhantomData<&'w T>,
 }
 
@@ -43,6 +44,7 @@ pub struct Required<'w> {
     pub(crate) entities: &'w [Entity],
     pub(crate) component: Option<ComponentId>,
     pub(crate) group: Option<GroupSpan>,
+    pub(crate) reorders: u64,
 }
 
 /// Which entities hold `T`, without any access to their values: what filters
@@ -53,6 +55,7 @@ pub struct Presence<'w, T> {
     entities: &'w [Entity],
     component: Option<ComponentId>,
     group: Option<GroupSpan>,
+    reorders: u64,
     _type: PhantomData<fn() -> T>,
 }
 
@@ -73,17 +76,21 @@ impl<'w, T: Component> Presence<'w, T> {
                 entities: &[],
                 component: None,
                 group: None,
+                reorders: 0,
                 _type: PhantomData,
             };
         };
         // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for `'w`;
         // its index and entities change only under `&mut World`.
         let (sparse, entities) = unsafe { SparseSet::split_for_presence(set.as_ptr()) };
+        // SAFETY: as above.
+        let reorders = unsafe { SparseSet::reorders_of(set.as_ptr()) };
         Self {
             sparse,
             entities,
             component: Some(id),
             group: world.groups().span(id),
+            reorders,
             _type: PhantomData,
         }
     }
@@ -103,6 +110,7 @@ impl<'w, T> Presence<'w, T> {
             entities: self.entities,
             component: self.component,
             group: self.group,
+            reorders: self.reorders,
         }
     }
 }
@@ -146,12 +154,15 @@ impl<'w, T: Component> Column<'w, T> {
         // SAFETY: `set` is a live `SparseSet<T>` owned by the world, borrowed for
         // `'w`; the caller guarantees that nothing else reaches its data.
         let (sparse, entities, data) = unsafe { SparseSet::split_for_write(set.as_ptr()) };
+        // SAFETY: as above; one field read.
+        let reorders = unsafe { SparseSet::reorders_of(set.as_ptr()) };
         Self {
             sparse,
             entities,
             data,
             component: Some(id),
             group: world.groups().span(id),
+            reorders,
             _values: PhantomData,
         }
     }
@@ -162,6 +173,7 @@ impl<'w, T: Component> Column<'w, T> {
             entities: set.entities(),
             component: Some(id),
             group: world.groups().span(id),
+            reorders: set.reorders(),
             // A shared column never writes through this pointer (type invariant).
             data: NonNull::from(set.data()).cast::<T>(),
             _values: PhantomData,
@@ -175,6 +187,7 @@ impl<'w, T: Component> Column<'w, T> {
             data: NonNull::dangling(),
             component: None,
             group: None,
+            reorders: 0,
             _values: PhantomData,
         }
     }
@@ -188,6 +201,7 @@ impl<'w, T> Column<'w, T> {
             entities: self.entities,
             component: self.component,
             group: self.group,
+            reorders: self.reorders,
         }
     }
 

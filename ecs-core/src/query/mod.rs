@@ -39,6 +39,7 @@
 //! ```
 
 mod access;
+mod alignment;
 mod column;
 mod data;
 mod filter;
@@ -51,6 +52,7 @@ mod tuple;
 use core::any::type_name;
 
 pub use access::{Access, AccessMode};
+pub(crate) use alignment::AlignmentCache;
 pub use column::{Column, Presence, Required};
 pub use data::{QueryData, ReadOnlyQueryData, WorldSource};
 pub use filter::{Or, QueryFilter, With, Without};
@@ -108,6 +110,8 @@ pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
     world: &'w World,
     data: Q::State<'w>,
     filter: F::State<'w>,
+    /// Leading positions of the driving storage known to be aligned for `Q`.
+    known_aligned: usize,
 }
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
@@ -120,11 +124,48 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
             access.assert_no_conflict(type_name::<Q>());
         }
         let world = source.world();
-        Self {
+        let mut query = Self {
             world,
             data: Q::state(source),
             filter: F::state(world),
+            known_aligned: 0,
+        };
+        query.known_aligned = query.learn_alignment();
+        query
+    }
+
+    /// How many leading positions of the driving storage hold, in every storage
+    /// `Q` reads by position, the same entities, from what the world's cache
+    /// knows and the entities appended since.
+    fn learn_alignment(&self) -> usize {
+        if Q::LEAVES < 2 {
+            // One column at most: aligned with the driver or not read by position.
+            return 0;
         }
+        let Some(driver) = self.driver() else {
+            return 0;
+        };
+        let mut cache = self.world.alignment_cache();
+        let mut prefix = driver.entities.len();
+        Q::for_each_required(&self.data, &mut |column: Required<'w>| {
+            if prefix > 0 {
+                prefix = prefix.min(cache.aligned_prefix(&driver, &column));
+            }
+        });
+        prefix
+    }
+
+    /// The smallest storage every match must be in.
+    fn driver(&self) -> Option<Required<'w>> {
+        let mut smallest: Option<Required<'w>> = None;
+        let mut consider = |required: Required<'w>| {
+            if smallest.is_none_or(|best| required.entities.len() < best.entities.len()) {
+                smallest = Some(required);
+            }
+        };
+        Q::for_each_required(&self.data, &mut consider);
+        F::for_each_required(&self.filter, &mut consider);
+        smallest
     }
 
     /// Keeps only entities that also hold a `T`.
@@ -181,11 +222,15 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// assert_eq!(n, 2);
     /// ```
     pub fn filter<G: QueryFilter>(self) -> Query<'w, Q, (F, G)> {
-        Query {
+        let mut query = Query {
             world: self.world,
             data: self.data,
             filter: (self.filter, G::state(self.world)),
-        }
+            known_aligned: 0,
+        };
+        // The new filter may bring a smaller storage, which would drive instead.
+        query.known_aligned = query.learn_alignment();
+        query
     }
 
     /// Iterates the matching entities with read-only items.
@@ -430,8 +475,17 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         };
         Q::for_each_required(&self.data, &mut consider);
         F::for_each_required(&self.filter, &mut consider);
+        // Positions below `known` are read by index from every column of `Q`:
+        // never past the shortest of them, whatever the group or cache says.
+        let mut shortest = usize::MAX;
+        Q::for_each_required(&self.data, &mut |column: Required<'w>| {
+            shortest = shortest.min(column.entities.len());
+        });
         match smallest {
-            Some(entities) => Candidates::dense(entities, shared_group.prefix()),
+            Some(entities) => {
+                let known = shared_group.prefix().max(self.known_aligned).min(shortest);
+                Candidates::dense(entities, known)
+            }
             None => Candidates::Alive(self.world.entities().iter_alive()),
         }
     }
