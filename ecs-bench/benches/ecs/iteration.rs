@@ -4,6 +4,17 @@ use criterion::Criterion;
 use ecs_bench::components::{Data, Position, Velocity, four_components, spawn_fragmented};
 use ecs_core::prelude::*;
 
+/// pos += vel over every entity that has both.
+fn move_all(world: &mut World) {
+    world
+        .query::<(&mut Position, &Velocity)>()
+        .for_each(|(p, v)| {
+            p.0[0] += v.0[0];
+            p.0[1] += v.0[1];
+            p.0[2] += v.0[2];
+        });
+}
+
 pub fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("iteration");
 
@@ -11,13 +22,7 @@ pub fn bench(c: &mut Criterion) {
     world.spawn_batch((0..10_000).map(four_components));
     group.bench_function("simple_iter_10k", |b| {
         b.iter(|| {
-            world
-                .query::<(&mut Position, &Velocity)>()
-                .for_each(|(p, v)| {
-                    p.0[0] += v.0[0];
-                    p.0[1] += v.0[1];
-                    p.0[2] += v.0[2];
-                });
+            move_all(&mut world);
         });
     });
 
@@ -33,13 +38,7 @@ pub fn bench(c: &mut Criterion) {
     world.spawn_batch((0..1_000_000).map(|i| (Position([i as f32; 3]), Velocity([1.0; 3]))));
     group.bench_function("big_iter_1m", |b| {
         b.iter(|| {
-            world
-                .query::<(&mut Position, &Velocity)>()
-                .for_each(|(p, v)| {
-                    p.0[0] += v.0[0];
-                    p.0[1] += v.0[1];
-                    p.0[2] += v.0[2];
-                });
+            move_all(&mut world);
         });
     });
 
