@@ -1,10 +1,12 @@
 //! Owning groups: component types whose common holders sit packed at the front
 //! of every one of their storages, in the same order.
 
+use crate::bundle::Bundle;
 use crate::component::ComponentId;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::storage::Storages;
+use crate::world::World;
 
 /// Where a group's packed prefix is, as a query sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,6 +227,59 @@ impl Groups {
                 }
             }
         }
+    }
+}
+
+impl World {
+    /// Declares an owning group: the entities holding every type in `G` (a tuple of
+    /// component types) are kept packed at the front of each of those types'
+    /// storages, in the same order.
+    ///
+    /// A query that requires those types then reads them as plain zipped
+    /// arrays, with no per-entity lookup and no alignment check, and
+    /// [`Query::slices`](crate::Query::slices) hands out the arrays themselves.
+    /// The price is paid on structural changes: adding or removing a grouped
+    /// type swaps the entity into or out of the packed part of each storage.
+    ///
+    /// Declaring the same group again does nothing. A component type can belong
+    /// to one group only: declaring a group that shares a type with another is
+    /// [`Error::GroupConflict`], naming both groups. Fewer than two distinct
+    /// types is [`Error::GroupTooSmall`].
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component, Clone, Copy)]
+    /// struct Position(f32);
+    /// #[derive(Component, Clone, Copy)]
+    /// struct Velocity(f32);
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    ///
+    /// let mut world = World::new();
+    /// world.group::<(Position, Velocity)>()?;
+    /// world.spawn_batch((0..100).map(|i| (Position(i as f32), Velocity(1.0))));
+    /// world.spawn(Position(-1.0)); // outside the group: no velocity
+    ///
+    /// let mut movers = world.query::<(&mut Position, &Velocity)>();
+    /// let (positions, velocities) = movers.slices()?;
+    /// for (p, v) in positions.iter_mut().zip(velocities) {
+    ///     p.0 += v.0;
+    /// }
+    /// assert_eq!(positions.len(), 100);
+    ///
+    /// let err = world.group::<(Velocity, Health)>().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "cannot declare the group `(Velocity, Health)`: `Velocity` is already owned by \
+    ///      the group `(Position, Velocity)`, and a component type can belong to one group only"
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn group<G: Bundle>(&mut self) -> Result<(), Error> {
+        let ids = &self.bundles.of::<G>(&mut self.storages).ids;
+        self.groups
+            .declare(core::any::type_name::<G>(), ids, &mut self.storages)
     }
 }
 

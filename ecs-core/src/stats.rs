@@ -1,5 +1,7 @@
 //! Counts and memory figures a world reports about itself.
 
+use crate::world::World;
+
 /// A snapshot of what a [`World`](crate::World) holds and how much memory it uses.
 ///
 /// Useful to watch for leaks in long sessions (free slots and pages should level
@@ -42,4 +44,40 @@ pub struct WorldStats {
     /// Bytes the world holds on the heap for entities and components (capacity,
     /// not just length), not counting memory the components themselves own.
     pub heap_bytes: usize,
+}
+
+impl World {
+    /// Counts and memory figures: live entities, free and retired slots,
+    /// stored components, index pages, heap bytes.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Tag;
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Tag);
+    /// let stats = world.stats();
+    /// assert_eq!((stats.live_entities, stats.component_types, stats.components), (1, 1, 1));
+    /// ```
+    pub fn stats(&self) -> WorldStats {
+        let mut stats = WorldStats {
+            live_entities: self.entities().len(),
+            entity_slots: self.entities().slot_count(),
+            free_slots: self.entities().free_count(),
+            retired_slots: 0,
+            component_types: 0,
+            components: 0,
+            sparse_pages: 0,
+            heap_bytes: self.entities().heap_bytes(),
+        };
+        stats.retired_slots = stats.entity_slots - stats.live_entities - stats.free_slots;
+        for (_, set) in self.storages().erased() {
+            stats.component_types += 1;
+            stats.components += set.len();
+            stats.sparse_pages += set.page_count();
+            stats.heap_bytes += set.heap_bytes();
+        }
+        stats
+    }
 }

@@ -12,7 +12,6 @@ use crate::error::Error;
 use crate::group::Groups;
 use crate::placement::Placement;
 use crate::query::AlignmentCache;
-use crate::stats::WorldStats;
 use crate::storage::Storages;
 
 /// A container of entities and their components.
@@ -47,10 +46,10 @@ use crate::storage::Storages;
 /// ```
 #[derive(Default)]
 pub struct World {
-    entities: Entities,
-    storages: Storages,
-    bundles: BundleIds,
-    groups: Groups,
+    pub(crate) entities: Entities,
+    pub(crate) storages: Storages,
+    pub(crate) bundles: BundleIds,
+    pub(crate) groups: Groups,
     alignment: Mutex<AlignmentCache>,
 }
 
@@ -444,91 +443,6 @@ impl World {
             Placement::held(&self.storages, &self.entities, entity)
                 .map(|id| self.storages.info(id)),
         )
-    }
-
-    /// Counts and memory figures: live entities, free and retired slots,
-    /// stored components, index pages, heap bytes.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// #[derive(Component)]
-    /// struct Tag;
-    ///
-    /// let mut world = World::new();
-    /// world.spawn(Tag);
-    /// let stats = world.stats();
-    /// assert_eq!((stats.live_entities, stats.component_types, stats.components), (1, 1, 1));
-    /// ```
-    pub fn stats(&self) -> WorldStats {
-        let mut stats = WorldStats {
-            live_entities: self.entities.len(),
-            entity_slots: self.entities.slot_count(),
-            free_slots: self.entities.free_count(),
-            retired_slots: 0,
-            component_types: 0,
-            components: 0,
-            sparse_pages: 0,
-            heap_bytes: self.entities.heap_bytes(),
-        };
-        stats.retired_slots = stats.entity_slots - stats.live_entities - stats.free_slots;
-        for (_, set) in self.storages.erased() {
-            stats.component_types += 1;
-            stats.components += set.len();
-            stats.sparse_pages += set.page_count();
-            stats.heap_bytes += set.heap_bytes();
-        }
-        stats
-    }
-
-    /// Declares an owning group: the entities holding every type in `G` (a tuple of
-    /// component types) are kept packed at the front of each of those types'
-    /// storages, in the same order.
-    ///
-    /// A query that requires those types then reads them as plain zipped
-    /// arrays, with no per-entity lookup and no alignment check, and
-    /// [`Query::slices`](crate::Query::slices) hands out the arrays themselves.
-    /// The price is paid on structural changes: adding or removing a grouped
-    /// type swaps the entity into or out of the packed part of each storage.
-    ///
-    /// Declaring the same group again does nothing. A component type can belong
-    /// to one group only: declaring a group that shares a type with another is
-    /// [`Error::GroupConflict`], naming both groups. Fewer than two distinct
-    /// types is [`Error::GroupTooSmall`].
-    ///
-    /// ```
-    /// use ecs_core::prelude::*;
-    ///
-    /// #[derive(Component, Clone, Copy)]
-    /// struct Position(f32);
-    /// #[derive(Component, Clone, Copy)]
-    /// struct Velocity(f32);
-    /// #[derive(Component)]
-    /// struct Health(u32);
-    ///
-    /// let mut world = World::new();
-    /// world.group::<(Position, Velocity)>()?;
-    /// world.spawn_batch((0..100).map(|i| (Position(i as f32), Velocity(1.0))));
-    /// world.spawn(Position(-1.0)); // outside the group: no velocity
-    ///
-    /// let mut movers = world.query::<(&mut Position, &Velocity)>();
-    /// let (positions, velocities) = movers.slices()?;
-    /// for (p, v) in positions.iter_mut().zip(velocities) {
-    ///     p.0 += v.0;
-    /// }
-    /// assert_eq!(positions.len(), 100);
-    ///
-    /// let err = world.group::<(Velocity, Health)>().unwrap_err();
-    /// assert_eq!(
-    ///     err.to_string(),
-    ///     "cannot declare the group `(Velocity, Health)`: `Velocity` is already owned by \
-    ///      the group `(Position, Velocity)`, and a component type can belong to one group only"
-    /// );
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn group<G: Bundle>(&mut self) -> Result<(), Error> {
-        let ids = &self.bundles.of::<G>(&mut self.storages).ids;
-        self.groups
-            .declare(core::any::type_name::<G>(), ids, &mut self.storages)
     }
 
     /// The parts a structural change touches, borrowed together.

@@ -40,6 +40,7 @@
 
 mod access;
 mod alignment;
+mod candidates;
 mod column;
 mod data;
 mod filter;
@@ -48,6 +49,7 @@ mod iter;
 mod par;
 mod slices;
 mod tuple;
+mod world_methods;
 
 use core::any::type_name;
 
@@ -62,9 +64,7 @@ pub use slices::SliceQueryData;
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::group::GroupSpan;
 use crate::world::World;
-use iter::Candidates;
 
 /// What `Q` yields per entity, borrowed for `'q`.
 pub type QueryItem<'q, Q> = <Q as QueryData>::Item<'q>;
@@ -132,40 +132,6 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         };
         query.known_aligned = query.learn_alignment();
         query
-    }
-
-    /// How many leading positions of the driving storage hold, in every storage
-    /// `Q` reads by position, the same entities, from what the world's cache
-    /// knows and the entities appended since.
-    fn learn_alignment(&self) -> usize {
-        if Q::LEAVES < 2 {
-            // One column at most: aligned with the driver or not read by position.
-            return 0;
-        }
-        let Some(driver) = self.driver() else {
-            return 0;
-        };
-        let mut cache = self.world.alignment_cache();
-        let mut prefix = driver.entities.len();
-        Q::for_each_required(&self.data, &mut |column: Required<'w>| {
-            if prefix > 0 {
-                prefix = prefix.min(cache.aligned_prefix(&driver, &column));
-            }
-        });
-        prefix
-    }
-
-    /// The smallest storage every match must be in.
-    fn driver(&self) -> Option<Required<'w>> {
-        let mut smallest: Option<Required<'w>> = None;
-        let mut consider = |required: Required<'w>| {
-            if smallest.is_none_or(|best| required.entities.len() < best.entities.len()) {
-                smallest = Some(required);
-            }
-        };
-        Q::for_each_required(&self.data, &mut consider);
-        F::for_each_required(&self.filter, &mut consider);
-        smallest
     }
 
     /// Keeps only entities that also hold a `T`.
@@ -459,64 +425,6 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     pub(crate) fn data_ref(&self) -> &Q::State<'w> {
         &self.data
     }
-
-    /// The smallest required storage's entities, or every live entity.
-    ///
-    /// When every required storage is owned by one group, the group's packed
-    /// prefix of the driving storage is known to be aligned.
-    pub(crate) fn candidates(&self) -> Candidates<'w> {
-        let mut smallest: Option<&'w [Entity]> = None;
-        let mut shared_group = SharedGroup::Unknown;
-        let mut consider = |required: Required<'w>| {
-            if smallest.is_none_or(|best| required.entities.len() < best.len()) {
-                smallest = Some(required.entities);
-            }
-            shared_group.add(required.group);
-        };
-        Q::for_each_required(&self.data, &mut consider);
-        F::for_each_required(&self.filter, &mut consider);
-        // Positions below `known` are read by index from every column of `Q`:
-        // never past the shortest of them, whatever the group or cache says.
-        let mut shortest = usize::MAX;
-        Q::for_each_required(&self.data, &mut |column: Required<'w>| {
-            shortest = shortest.min(column.entities.len());
-        });
-        match smallest {
-            Some(entities) => {
-                let known = shared_group.prefix().max(self.known_aligned).min(shortest);
-                Candidates::dense(entities, known)
-            }
-            None => Candidates::Alive(self.world.entities().iter_alive()),
-        }
-    }
-}
-
-/// Whether every required storage seen so far belongs to the same group.
-#[derive(Clone, Copy)]
-enum SharedGroup {
-    Unknown,
-    All(GroupSpan),
-    Mixed,
-}
-
-impl SharedGroup {
-    fn add(&mut self, group: Option<GroupSpan>) {
-        *self = match (*self, group) {
-            (SharedGroup::Unknown, Some(span)) => SharedGroup::All(span),
-            (SharedGroup::All(span), Some(other)) if span.group == other.group => {
-                SharedGroup::All(span)
-            }
-            _ => SharedGroup::Mixed,
-        };
-    }
-
-    /// How many leading positions of any of the storages are known aligned.
-    fn prefix(self) -> usize {
-        match self {
-            SharedGroup::All(span) => span.len,
-            SharedGroup::Unknown | SharedGroup::Mixed => 0,
-        }
-    }
 }
 
 /// The only item of `items`, or the error for none or several.
@@ -568,81 +476,5 @@ impl<'q, 'w, Q: QueryData, F: QueryFilter> IntoIterator for &'q mut Query<'w, Q,
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
-    }
-}
-
-impl World {
-    /// A query over every entity that holds what `Q` fetches.
-    ///
-    /// Borrows the world exclusively, so `Q` may write (`&mut T`).
-    ///
-    /// # Panics
-    /// If `Q` asks for `&mut T` together with any other access to `T`.
-    ///
-    /// ```
-    /// use ecs_core::prelude::*;
-    ///
-    /// #[derive(Component)]
-    /// struct Position(f32);
-    /// #[derive(Component)]
-    /// struct Velocity(f32);
-    ///
-    /// let mut world = World::new();
-    /// world.spawn((Position(0.0), Velocity(1.0)));
-    /// for (p, v) in world.query::<(&mut Position, &Velocity)>().iter_mut() {
-    ///     p.0 += v.0;
-    /// }
-    /// ```
-    pub fn query<Q: QueryData>(&mut self) -> Query<'_, Q> {
-        Query::new(WorldSource::exclusive(self))
-    }
-
-    /// A query over every entity that holds what `Q` fetches and passes `F`.
-    ///
-    /// # Panics
-    /// If `Q` asks for `&mut T` together with any other access to `T`.
-    ///
-    /// ```
-    /// use ecs_core::prelude::*;
-    ///
-    /// #[derive(Component)]
-    /// struct Health(i32);
-    /// #[derive(Component)]
-    /// struct Burning;
-    ///
-    /// let mut world = World::new();
-    /// world.spawn((Health(3), Burning));
-    /// world.spawn(Health(3));
-    /// world.query_filtered::<&mut Health, With<Burning>>().for_each(|h| h.0 -= 1);
-    /// let total: i32 = world.query::<&Health>().iter().map(|h| h.0).sum();
-    /// assert_eq!(total, 5);
-    /// ```
-    pub fn query_filtered<Q: QueryData, F: QueryFilter>(&mut self) -> Query<'_, Q, F> {
-        Query::new(WorldSource::exclusive(self))
-    }
-
-    /// A read-only query through a shared borrow, so several can be used at
-    /// once, or beside [`World::get`].
-    ///
-    /// ```
-    /// use ecs_core::prelude::*;
-    ///
-    /// #[derive(Component)]
-    /// struct Position(f32);
-    /// #[derive(Component)]
-    /// struct Target(Entity);
-    ///
-    /// let mut world = World::new();
-    /// let goal = world.spawn(Position(10.0));
-    /// world.spawn((Position(0.0), Target(goal)));
-    /// let positions = world.query_ref::<&Position>();
-    /// for (p, t) in world.query_ref::<(&Position, &Target)>().iter() {
-    ///     let distance = positions.get(t.0)?.0 - p.0;
-    ///     assert_eq!(distance, 10.0);
-    /// }
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn query_ref<Q: ReadOnlyQueryData>(&self) -> Query<'_, Q> {
-        Query::new(WorldSource::shared(self))
     }
 }
