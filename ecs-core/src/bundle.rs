@@ -44,7 +44,7 @@ use crate::storage::{Storages, TypeIdHasher};
     message = "`{Self}` is not a bundle of components",
     label = "not a component or a tuple of components",
     note = "a bundle is one `#[derive(Component)]` type or a tuple of up to 16 bundles; \
-            add `#[derive(Component)]` to each type you spawn"
+            each type in it needs `#[derive(Component)]` and must be `Send + Sync + 'static`"
 )]
 pub trait Bundle: sealed::WriteBundle + Send + Sync + 'static {}
 

@@ -1,0 +1,17 @@
+//! libFuzzer target: arbitrary `u64`s as entity handles, through every API taking an `Entity`.
+//!
+//! The first byte picks a small world (spawns of mixed components, despawns, maybe a clear); each
+//! following 8 bytes are one `u64`, checked through `Entity::from_bits` (round trip, `Debug`) and,
+//! when it is a valid handle, through every entity API: reads must answer as the model says, and
+//! on a handle that is not alive every mutator must fail with the right error and change nothing.
+//! Shares `ecs-core/tests/fuzz_support/harness.rs` with the stable harness.
+//!
+//! `cd fuzz && cargo +nightly fuzz run entity_bits`
+#![no_main]
+
+#[path = "../../ecs-core/tests/fuzz_support/harness.rs"]
+mod harness;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| harness::run_entity_bits(data));
