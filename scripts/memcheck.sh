@@ -47,3 +47,8 @@ if [ "$failed" -ne 0 ]; then
     exit 1
 fi
 echo "memcheck: ${#binaries[@]} test binaries, no errors, no definite leaks"
+
+# AddressSanitizer too, when a nightly toolchain is installed (it says so and exits 0 otherwise).
+if [ "${ECS_SKIP_ASAN:-0}" != 1 ]; then
+    "$(dirname "$0")/asan.sh"
+fi
