@@ -17,6 +17,12 @@ use crate::error::Error;
 /// The version is never zero, so `Option<Entity>` is as small as `Entity`.
 /// `Debug` prints `{index}v{version}`.
 ///
+/// The 64 bits name a slot and a version, not a world: an id taken from one
+/// world and used in another is reported as never spawned there, unless that
+/// world happens to have a live entity with the same index and version, which
+/// it then names. Keep ids with the world they came from; to move entities
+/// between worlds, move their components and use the new ids.
+///
 /// ```
 /// use ecs_core::prelude::*;
 ///
