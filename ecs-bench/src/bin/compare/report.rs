@@ -146,12 +146,16 @@ pub fn chart_path(name: &str) -> String {
     format!("docs/benchmarks/{name}.png")
 }
 
+/// The hand-written explanation of the targets this ECS misses, kept beside the code.
+const MISSES: &str = include_str!("misses.md");
+
 /// The whole report.
 pub fn render(results: &Results) -> String {
     let mut out = String::new();
     header(&mut out, results);
     summary(&mut out, results);
     crate::targets::section(&mut out, results);
+    out.push_str(MISSES);
     for result in &results.workloads {
         workload_section(&mut out, result);
     }
