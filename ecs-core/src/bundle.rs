@@ -7,7 +7,7 @@ use core::slice;
 use std::collections::HashMap;
 
 use crate::component::{Component, ComponentId};
-use crate::entity::{Entity, MASKED_COMPONENTS};
+use crate::entity::{Entity, mask_bit};
 use crate::placement::Placement;
 use crate::sparse_set::SparseSet;
 use crate::storage::{Storages, TypeIdHasher};
@@ -184,10 +184,7 @@ impl BundleIds {
     fn register<B: Bundle>(&mut self, storages: &mut Storages) -> usize {
         let mut ids = Vec::new();
         B::register(storages, &mut ids);
-        let mask = ids
-            .iter()
-            .filter(|id| id.index() < MASKED_COMPONENTS)
-            .fold(0, |mask, id| mask | 1 << id.index());
+        let mask = ids.iter().fold(0, |mask, &id| mask | mask_bit(id));
         let distinct = ids.iter().enumerate().all(|(i, id)| !ids[..i].contains(id));
         self.infos.push(BundleInfo {
             ids: ids.into_boxed_slice(),

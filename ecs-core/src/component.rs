@@ -65,6 +65,21 @@ pub struct ComponentId(pub(crate) u32);
 
 impl ComponentId {
     /// The id as an index into per-component tables.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct A;
+    /// #[derive(Component)]
+    /// struct B;
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn((A, B));
+    /// let ids: Vec<usize> = world.components_of(e)?.map(|c| c.id().index()).collect();
+    /// assert_eq!(ids, [0, 1]);
+    /// # Ok::<(), Error>(())
+    /// ```
     #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
@@ -111,31 +126,109 @@ impl ComponentInfo {
     }
 
     /// The type's name without module paths, e.g. `Health<f32>`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health<T>(T);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1.5f32));
+    /// let info = world.components_of(e)?.next().unwrap();
+    /// assert_eq!(info.name(), "Health<f32>");
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// The type's full name as `std::any::type_name` gives it, e.g. `game::Health<f32>`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health<T>(T);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1.5f32));
+    /// let info = world.components_of(e)?.next().unwrap();
+    /// assert!(info.type_name().ends_with("::Health<f32>"));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn type_name(&self) -> &'static str {
         self.type_name
     }
 
     /// The size of one value in bytes; zero for tags.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health<T>(T);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1.5f32));
+    /// let info = world.components_of(e)?.next().unwrap();
+    /// assert_eq!(info.size(), 4);
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn size(&self) -> usize {
         self.size
     }
 
     /// The alignment of the type in bytes.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health<T>(T);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1.5f32));
+    /// let info = world.components_of(e)?.next().unwrap();
+    /// assert_eq!(info.align(), 4);
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn align(&self) -> usize {
         self.align
     }
 
     /// The type's `TypeId`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health<T>(T);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1.5f32));
+    /// let info = world.components_of(e)?.next().unwrap();
+    /// assert_eq!(info.type_id(), std::any::TypeId::of::<Health<f32>>());
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn type_id(&self) -> TypeId {
         self.type_id
     }
 
     /// The id this world gave the type.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health<T>(T);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(1.5f32));
+    /// let info = world.components_of(e)?.next().unwrap();
+    /// assert_eq!(info.id().index(), 0);
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn id(&self) -> ComponentId {
         self.id
     }

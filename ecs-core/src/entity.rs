@@ -149,6 +149,25 @@ struct Slot {
 /// visits only the storages the entity is in; higher ids are probed.
 pub(crate) const MASKED_COMPONENTS: usize = 64;
 
+/// The bit of component `id` in an entity's component mask; none beyond the mask's reach.
+#[inline]
+pub(crate) fn mask_bit(id: ComponentId) -> u64 {
+    if id.index() < MASKED_COMPONENTS {
+        1 << id.index()
+    } else {
+        0
+    }
+}
+
+/// The component ids whose bits are set in `mask`, in id order.
+pub(crate) fn masked_ids(mut mask: u64) -> impl Iterator<Item = ComponentId> {
+    core::iter::from_fn(move || {
+        let id = mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+        (id < 64).then_some(ComponentId(id))
+    })
+}
+
 /// Hands out entity ids, recycles despawned slots, and answers liveness.
 ///
 /// ```text
@@ -273,9 +292,7 @@ impl Entities {
     /// Records that the live entity at `index` now holds component `id`.
     #[inline]
     pub(crate) fn mark(&mut self, index: u32, id: ComponentId) {
-        if id.index() < MASKED_COMPONENTS {
-            self.slots[index as usize].components |= 1 << id.index();
-        }
+        self.slots[index as usize].components |= mask_bit(id);
     }
 
     /// Records that the live entity at `index` now holds every component in `mask`.
@@ -287,9 +304,7 @@ impl Entities {
     /// Records that the live entity at `index` no longer holds component `id`.
     #[inline]
     pub(crate) fn unmark(&mut self, index: u32, id: ComponentId) {
-        if id.index() < MASKED_COMPONENTS {
-            self.slots[index as usize].components &= !(1 << id.index());
-        }
+        self.slots[index as usize].components &= !mask_bit(id);
     }
 
     /// The masked components of the live entity at `index`.

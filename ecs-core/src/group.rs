@@ -79,11 +79,10 @@ impl Groups {
         for &id in &distinct {
             if let Some(other) = self.owner.get(id.index()).copied().flatten() {
                 let other = &self.groups[other as usize];
-                let mut same = other.owned.to_vec();
-                same.sort();
-                let mut mine = distinct.clone();
-                mine.sort();
-                if same == mine {
+                // Both lists are distinct, so equal lengths and containment mean equal sets.
+                let same = other.owned.len() == distinct.len()
+                    && distinct.iter().all(|id| other.owned.contains(id));
+                if same {
                     return Ok(());
                 }
                 return Err(Error::GroupConflict {
@@ -277,9 +276,11 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn group<G: Bundle>(&mut self) -> Result<(), Error> {
-        let ids = &self.bundles.of::<G>(&mut self.storages).ids;
-        self.groups
-            .declare(core::any::type_name::<G>(), ids, &mut self.storages)
+        let (bundles, placement) = self.split();
+        let ids = &bundles.of::<G>(placement.storages).ids;
+        placement
+            .groups
+            .declare(core::any::type_name::<G>(), ids, placement.storages)
     }
 }
 

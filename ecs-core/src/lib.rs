@@ -17,6 +17,7 @@ extern crate self as ecs_core;
 
 mod bundle;
 mod component;
+mod deferred_panic;
 mod entity;
 mod entity_ref;
 mod error;
@@ -37,7 +38,6 @@ pub use ecs_derive::{Component, Query};
 pub use entity::Entity;
 pub use entity_ref::{EntityMut, EntityRef};
 pub use error::Error;
-pub use group::GroupSpan;
 pub use query::Query;
 pub use stats::WorldStats;
 pub use world::World;

@@ -1,11 +1,10 @@
 //! Adding and removing components with everything that follows from it: the
 //! entity's component mask and the groups kept in step with the storages.
 
-use std::panic;
-
 use crate::bundle::{Bundle, BundleInfo};
 use crate::component::{Component, ComponentId};
-use crate::entity::{Entities, Entity, MASKED_COMPONENTS};
+use crate::deferred_panic::DeferredPanic;
+use crate::entity::{Entities, Entity, MASKED_COMPONENTS, masked_ids};
 use crate::group::Groups;
 use crate::storage::Storages;
 
@@ -41,27 +40,16 @@ impl Placement<'_> {
 
     /// Gives the freshly allocated `entity` every component of `bundle`.
     ///
-    /// A bundle of distinct types is appended to each storage with no lookup
-    /// of what the entity already holds (nothing), and its mask bits are set at
-    /// once. A bundle that repeats a type takes the general path, where the
-    /// later value replaces the earlier.
+    /// A bundle of distinct types is appended to each storage; one that repeats
+    /// a type takes the general path, where the later value replaces the earlier.
     #[inline]
     pub(crate) fn spawn<B: Bundle>(&mut self, info: &BundleInfo, bundle: B, entity: Entity) {
-        if !info.distinct {
+        if info.distinct {
+            let columns = B::columns(self.storages, &mut info.ids.iter());
+            let grouped = !self.groups.is_empty();
+            self.append_fresh(info, &columns, grouped, bundle, entity);
+        } else {
             bundle.write(self, &mut info.ids.iter(), entity);
-            return;
-        }
-        // Marked first: should an append panic (only a capacity overflow can),
-        // the mask names at most components the entity lacks, which despawn
-        // tolerates.
-        self.entities.mark_all(entity.index(), info.mask);
-        let columns = B::columns(self.storages, &mut info.ids.iter());
-        // SAFETY: the columns are this world's, which `self` borrows mutably.
-        unsafe { bundle.push_new(&columns, entity) };
-        if !self.groups.is_empty() {
-            for &id in info.ids.iter() {
-                self.groups.on_insert(id, entity, self.storages);
-            }
         }
     }
 
@@ -73,29 +61,46 @@ impl Placement<'_> {
         bundles: impl Iterator<Item = B>,
         spawned: &mut Vec<Entity>,
     ) {
-        if !info.distinct {
+        if info.distinct {
+            let columns = B::columns(self.storages, &mut info.ids.iter());
+            let grouped = !self.groups.is_empty();
+            for bundle in bundles {
+                let entity = self.entities.alloc();
+                self.append_fresh(info, &columns, grouped, bundle, entity);
+                spawned.push(entity);
+            }
+        } else {
             for bundle in bundles {
                 let entity = self.entities.alloc();
                 bundle.write(self, &mut info.ids.iter(), entity);
                 spawned.push(entity);
             }
-            return;
         }
-        let columns = B::columns(self.storages, &mut info.ids.iter());
-        let grouped = !self.groups.is_empty();
-        for bundle in bundles {
-            let entity = self.entities.alloc();
-            // Marked first, as in `spawn`.
-            self.entities.mark_all(entity.index(), info.mask);
-            // SAFETY: the columns are this world's, which `self` borrows mutably;
-            // a batch registers no storage, and storages never move or drop.
-            unsafe { bundle.push_new(&columns, entity) };
-            if grouped {
-                for &id in info.ids.iter() {
-                    self.groups.on_insert(id, entity, self.storages);
-                }
+    }
+
+    /// Appends `bundle`'s components (of distinct types) for the fresh `entity`
+    /// through `columns`, with no look for a value to replace, sets its mask bits
+    /// at once, and, when the world has groups, lets them take it in.
+    #[inline(always)]
+    fn append_fresh<B: Bundle>(
+        &mut self,
+        info: &BundleInfo,
+        columns: &B::Columns,
+        grouped: bool,
+        bundle: B,
+        entity: Entity,
+    ) {
+        // Marked first: should an append panic (only a capacity overflow can),
+        // the mask names at most components the entity lacks, which despawn
+        // tolerates.
+        self.entities.mark_all(entity.index(), info.mask);
+        // SAFETY: the columns were resolved from this world's storages, which
+        // `self` borrows mutably; storages never move or drop while the world lives.
+        unsafe { bundle.push_new(columns, entity) };
+        if grouped {
+            for &id in info.ids.iter() {
+                self.groups.on_insert(id, entity, self.storages);
             }
-            spawned.push(entity);
         }
     }
 
@@ -121,18 +126,13 @@ impl Placement<'_> {
         if !self.groups.is_empty() {
             self.groups.before_despawn(entity, self.storages);
         }
-        let mut first_panic = None;
+        // A panic in a `Drop` is carried past the remaining storages.
+        let mut panics = DeferredPanic::default();
         let mut remove_from = |storages: &mut Storages, id: ComponentId| {
-            // A panic in a `Drop` is carried past the remaining storages.
-            if let Err(payload) = storages.erased_by_id_mut(id).remove_and_drop(entity) {
-                first_panic.get_or_insert(payload);
-            }
+            panics.keep(storages.erased_by_id_mut(id).remove_and_drop(entity));
         };
-        let mut mask = self.entities.components(entity.index());
-        while mask != 0 {
-            let id = mask.trailing_zeros();
-            mask &= mask - 1;
-            remove_from(self.storages, ComponentId(id));
+        for id in masked_ids(self.entities.components(entity.index())) {
+            remove_from(self.storages, id);
         }
         for id in MASKED_COMPONENTS..self.storages.len() {
             remove_from(self.storages, ComponentId(id as u32));
@@ -140,9 +140,7 @@ impl Placement<'_> {
         self.entities
             .free(entity)
             .expect("the entity was checked alive before despawning");
-        if let Some(payload) = first_panic {
-            panic::resume_unwind(payload);
-        }
+        panics.resume();
     }
 
     /// The components the live `entity` holds, in id order.
@@ -151,10 +149,9 @@ impl Placement<'_> {
         entities: &Entities,
         entity: Entity,
     ) -> impl Iterator<Item = ComponentId> + 'a {
-        let mask = entities.components(entity.index());
-        let masked = (0..MASKED_COMPONENTS as u32).filter(move |&id| mask & (1 << id) != 0);
         let beyond = (MASKED_COMPONENTS as u32..storages.len() as u32)
-            .filter(move |&id| storages.erased_by_id(ComponentId(id)).contains(entity));
-        masked.chain(beyond).map(ComponentId)
+            .map(ComponentId)
+            .filter(move |&id| storages.erased_by_id(id).contains(entity));
+        masked_ids(entities.components(entity.index())).chain(beyond)
     }
 }

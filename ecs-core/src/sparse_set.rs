@@ -3,7 +3,7 @@
 use core::ptr::{NonNull, addr_of_mut};
 
 use crate::entity::Entity;
-use crate::sparse_index::SparseIndex;
+use crate::sparse_index::{Slot, SparseIndex};
 
 /// The storage of one component type.
 ///
@@ -71,17 +71,7 @@ impl<T> SparseSet<T> {
         if let Some(dense) = slot.get(entity) {
             return Some(core::mem::replace(&mut self.data[dense], value));
         }
-        // The index holds at most one entity per slot index, and the world
-        // removes an entity from every set before its index is reused.
-        debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
-        let dense =
-            u32::try_from(self.entities.len()).expect("a sparse set holds at most 2^32 components");
-        // Data first: only its growth can panic (capacity overflow), and then
-        // nothing has changed yet. The entity array cannot overflow before the
-        // u32 limit above, and the slot is written last.
-        self.data.push(value);
-        self.entities.push(entity);
-        slot.set(entity, dense);
+        append(slot, &mut self.entities, &mut self.data, entity, value);
         None
     }
 
@@ -90,12 +80,7 @@ impl<T> SparseSet<T> {
     #[inline]
     pub(crate) fn push_new(&mut self, entity: Entity, value: T) {
         let slot = self.sparse.slot_or_alloc(entity.index());
-        debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
-        let dense =
-            u32::try_from(self.entities.len()).expect("a sparse set holds at most 2^32 components");
-        self.data.push(value);
-        self.entities.push(entity);
-        slot.set(entity, dense);
+        append(slot, &mut self.entities, &mut self.data, entity, value);
     }
 
     /// Removes `entity`'s component and returns it; the last element fills the hole.
@@ -226,6 +211,28 @@ impl<T> SparseSet<T> {
             assert_eq!(self.sparse.get(e), Some(i), "sparse slot of {e:?}");
         }
     }
+}
+
+/// Appends `entity` and `value` at the end of the dense arrays and maps `slot`
+/// (the entity's, found empty) to them.
+#[inline]
+fn append<T>(
+    slot: Slot<'_>,
+    entities: &mut Vec<Entity>,
+    data: &mut Vec<T>,
+    entity: Entity,
+    value: T,
+) {
+    // The index holds at most one entity per slot index, and the world removes
+    // an entity from every set before its index is reused.
+    debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
+    let dense = u32::try_from(entities.len()).expect("a sparse set holds at most 2^32 components");
+    // Data first: only its growth can panic (capacity overflow), and then nothing
+    // has changed yet. The entity array cannot overflow before the u32 limit
+    // above, and the slot is written last.
+    data.push(value);
+    entities.push(entity);
+    slot.set(entity, dense);
 }
 
 #[cfg(test)]

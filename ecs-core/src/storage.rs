@@ -7,11 +7,10 @@ use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::component::{Component, ComponentId, ComponentInfo};
+use crate::deferred_panic::DeferredPanic;
+use crate::deferred_panic::PanicPayload;
 use crate::entity::Entity;
 use crate::sparse_set::SparseSet;
-
-/// What a caught panic carries, to be resumed later.
-pub(crate) type PanicPayload = Box<dyn Any + Send>;
 
 /// What the world can do with a storage without knowing its component type.
 pub(crate) trait ErasedStorage: Any + Send + Sync {
@@ -178,15 +177,11 @@ impl Drop for Storages {
     /// Drops every storage even if a component's `Drop` panics, then resumes
     /// the first panic: one bad value never leaks the rest of the world.
     fn drop(&mut self) {
-        let mut first_panic = None;
+        let mut panics = DeferredPanic::default();
         for cell in self.cells.drain(..) {
-            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop(cell))) {
-                first_panic.get_or_insert(payload);
-            }
+            panics.run(|| drop(cell));
         }
-        if let Some(payload) = first_panic {
-            panic::resume_unwind(payload);
-        }
+        panics.resume();
     }
 }
 
@@ -254,7 +249,7 @@ impl Storages {
     /// the world is borrowed exclusively by the caller (see `query::Column`).
     #[inline]
     pub(crate) fn ptr<T: Component>(&self) -> Option<NonNull<SparseSet<T>>> {
-        self.cells[self.id_of::<T>()?.index()].typed::<T>()
+        Some(self.lookup::<T>()?.1)
     }
 
     #[inline]
@@ -291,11 +286,7 @@ impl Storages {
     #[cfg(test)]
     pub(crate) fn get_or_create<T: Component>(&mut self) -> &mut SparseSet<T> {
         let id = self.register::<T>();
-        let mut ptr = self.cells[id.index()]
-            .typed::<T>()
-            .expect("the cell registered under T's TypeId holds a SparseSet<T>");
-        // SAFETY: as in `get_mut`.
-        unsafe { ptr.as_mut() }
+        self.typed_mut::<T>(id)
     }
 
     /// Number of component types registered.

@@ -1,11 +1,11 @@
 //! The world: entities, and one storage per component type.
 
 use core::fmt;
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::bundle::{Bundle, BundleIds};
 use crate::component::{Component, ComponentInfo};
+use crate::deferred_panic::DeferredPanic;
 use crate::entity::{Entities, Entity};
 use crate::entity_ref::{EntityMut, EntityRef};
 use crate::error::Error;
@@ -46,10 +46,10 @@ use crate::storage::Storages;
 /// ```
 #[derive(Default)]
 pub struct World {
-    pub(crate) entities: Entities,
-    pub(crate) storages: Storages,
-    pub(crate) bundles: BundleIds,
-    pub(crate) groups: Groups,
+    entities: Entities,
+    storages: Storages,
+    bundles: BundleIds,
+    groups: Groups,
     alignment: Mutex<AlignmentCache>,
 }
 
@@ -85,14 +85,10 @@ impl World {
     /// ```
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        let entity = self.entities.alloc();
-        let info = self.bundles.of::<B>(&mut self.storages);
-        Placement {
-            storages: &mut self.storages,
-            entities: &mut self.entities,
-            groups: &mut self.groups,
-        }
-        .spawn(info, bundle, entity);
+        let (bundles, mut placement) = self.split();
+        let entity = placement.entities.alloc();
+        let info = bundles.of::<B>(placement.storages);
+        placement.spawn(info, bundle, entity);
         entity
     }
 
@@ -123,15 +119,11 @@ impl World {
     {
         let bundles = bundles.into_iter();
         let additional = bundles.size_hint().0;
-        self.entities.reserve(additional);
-        let info = self.bundles.of::<B>(&mut self.storages);
-        B::reserve(&mut self.storages, &mut info.ids.iter(), additional);
+        let (infos, mut placement) = self.split();
+        placement.entities.reserve(additional);
+        let info = infos.of::<B>(placement.storages);
+        B::reserve(placement.storages, &mut info.ids.iter(), additional);
         let mut spawned = Vec::with_capacity(additional);
-        let mut placement = Placement {
-            storages: &mut self.storages,
-            entities: &mut self.entities,
-            groups: &mut self.groups,
-        };
         placement.spawn_many(info, bundles, &mut spawned);
         spawned
     }
@@ -160,7 +152,7 @@ impl World {
     ) -> Result<Option<T>, Error> {
         self.entities.check(entity)?;
         let id = self.storages.register::<T>();
-        Ok(self.placement().insert(id, entity, component))
+        Ok(self.split().1.insert(id, entity, component))
     }
 
     /// Gives `entity` every component of `bundle`; values it replaces are dropped.
@@ -180,16 +172,9 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.entities.check(entity)?;
-        let ids = &self.bundles.of::<B>(&mut self.storages).ids;
-        bundle.write(
-            &mut Placement {
-                storages: &mut self.storages,
-                entities: &mut self.entities,
-                groups: &mut self.groups,
-            },
-            &mut ids.iter(),
-            entity,
-        );
+        let (bundles, mut placement) = self.split();
+        let ids = &bundles.of::<B>(placement.storages).ids;
+        bundle.write(&mut placement, &mut ids.iter(), entity);
         Ok(())
     }
 
@@ -217,7 +202,8 @@ impl World {
         let Some(id) = self.storages.id_of_mut::<T>() else {
             return Err(missing::<T>(entity));
         };
-        self.placement()
+        self.split()
+            .1
             .remove(id, entity)
             .ok_or_else(|| missing::<T>(entity))
     }
@@ -309,7 +295,7 @@ impl World {
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
         self.entities.check(entity)?;
-        self.placement().despawn(entity);
+        self.split().1.despawn(entity);
         Ok(())
     }
 
@@ -368,16 +354,12 @@ impl World {
     /// ```
     pub fn clear(&mut self) {
         self.groups.clear();
-        let mut first_panic = None;
+        let mut panics = DeferredPanic::default();
         for set in self.storages.erased_mut() {
-            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| set.clear())) {
-                first_panic.get_or_insert(payload);
-            }
+            panics.run(|| set.clear());
         }
         self.entities.free_all();
-        if let Some(payload) = first_panic {
-            panic::resume_unwind(payload);
-        }
+        panics.resume();
     }
 
     /// A read-only handle to a live entity.
@@ -445,13 +427,15 @@ impl World {
         )
     }
 
-    /// The parts a structural change touches, borrowed together.
-    fn placement(&mut self) -> Placement<'_> {
-        Placement {
+    /// The bundle cache, and the parts a structural change touches, borrowed
+    /// apart so a bundle's info can be read while its components are placed.
+    pub(crate) fn split(&mut self) -> (&mut BundleIds, Placement<'_>) {
+        let placement = Placement {
             storages: &mut self.storages,
             entities: &mut self.entities,
             groups: &mut self.groups,
-        }
+        };
+        (&mut self.bundles, placement)
     }
 
     /// What queries have learned about aligned storages. Locked only while a
@@ -486,14 +470,12 @@ impl World {
         self.groups.assert_invariants(&self.storages);
         let mut masked_members = 0;
         for (id, set) in self.storages.erased() {
-            if id.index() < crate::entity::MASKED_COMPONENTS {
+            let bit = crate::entity::mask_bit(id);
+            if bit != 0 {
                 masked_members += set.entities().len();
                 for &entity in set.entities() {
                     let mask = self.entities.components(entity.index());
-                    assert!(
-                        mask & (1 << id.index()) != 0,
-                        "{entity:?} unmarked for {id:?}"
-                    );
+                    assert!(mask & bit != 0, "{entity:?} unmarked for {id:?}");
                 }
             }
         }

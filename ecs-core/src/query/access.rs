@@ -5,6 +5,18 @@ use core::any::TypeId;
 use crate::component::{Component, ShortName};
 
 /// How a query touches one component type's data.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::query::{Access, AccessMode, QueryData};
+///
+/// #[derive(Component)]
+/// struct Health(u32);
+///
+/// let mut access = Access::new();
+/// <Option<&mut Health>>::access(&mut access);
+/// assert_eq!(access.mode_of::<Health>(), Some(AccessMode::Write));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AccessMode {
     /// Shared references only (`&T`, `Option<&T>`).
@@ -155,6 +167,25 @@ impl Access {
     }
 
     /// Every type touched, with its mode, in registration order.
+    ///
+    /// ```
+    /// use std::any::TypeId;
+    /// use ecs_core::prelude::*;
+    /// use ecs_core::query::{Access, AccessMode, QueryData};
+    ///
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    ///
+    /// let mut access = Access::new();
+    /// <(&mut Position, Entity, &Velocity)>::access(&mut access);
+    /// let touched: Vec<_> = access.iter().collect();
+    /// assert_eq!(touched, [
+    ///     (TypeId::of::<Position>(), AccessMode::Write),
+    ///     (TypeId::of::<Velocity>(), AccessMode::Read),
+    /// ]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = (TypeId, AccessMode)> + '_ {
         self.entries().map(|entry| (entry.type_id, entry.mode))
     }

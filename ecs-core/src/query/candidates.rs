@@ -2,6 +2,7 @@
 
 use crate::entity::Entity;
 use crate::group::GroupSpan;
+use crate::world::World;
 
 use super::Query;
 use super::column::Required;
@@ -9,69 +10,96 @@ use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::iter::Candidates;
 
+/// Where a query's iteration starts, worked out once when the query is built
+/// (its storages cannot change while it lives).
+#[derive(Clone, Copy)]
+pub(crate) struct Plan<'w> {
+    /// The dense entities of the smallest storage every match is in; none when
+    /// the query requires no storage and walks every live entity.
+    pub(super) driver: Option<&'w [Entity]>,
+    /// Leading positions of the driver known to be aligned for the fetch, from
+    /// a group or the world's alignment cache, and never past its shortest column.
+    known_aligned: usize,
+}
+
+impl<'w> Plan<'w> {
+    /// The candidates of one walk over the query's matches.
+    #[inline]
+    pub(crate) fn candidates(&self, world: &'w World) -> Candidates<'w> {
+        match self.driver {
+            Some(entities) => Candidates::dense(entities, self.known_aligned),
+            None => Candidates::Alive(world.entities().iter_alive()),
+        }
+    }
+}
+
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
-    /// How many leading positions of the driving storage hold, in every storage
-    /// `Q` reads by position, the same entities, from what the world's cache
-    /// knows and the entities appended since.
-    pub(super) fn learn_alignment(&self) -> usize {
-        if Q::LEAVES < 2 {
-            // One column at most: aligned with the driver or not read by position.
-            return 0;
+    /// A query over the given states, with its plan.
+    #[inline]
+    pub(super) fn planned(world: &'w World, data: Q::State<'w>, filter: F::State<'w>) -> Self {
+        let plan = plan::<Q, F>(world, &data, &filter);
+        Query {
+            world,
+            data,
+            filter,
+            plan,
         }
-        let Some(driver) = self.driver() else {
-            return 0;
-        };
-        let mut cache = self.world.alignment_cache();
-        let mut prefix = driver.entities.len();
-        Q::for_each_required(&self.data, &mut |column: Required<'w>| {
-            if prefix > 0 {
-                prefix = prefix.min(cache.aligned_prefix(&driver, &column));
-            }
-        });
-        prefix
     }
 
-    /// The smallest storage every match must be in.
-    fn driver(&self) -> Option<Required<'w>> {
-        let mut smallest: Option<Required<'w>> = None;
-        let mut consider = |required: Required<'w>| {
-            if smallest.is_none_or(|best| required.entities.len() < best.entities.len()) {
-                smallest = Some(required);
-            }
-        };
-        Q::for_each_required(&self.data, &mut consider);
-        F::for_each_required(&self.filter, &mut consider);
-        smallest
+    /// The candidates of one walk over the query's matches.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn plan_candidates(&self) -> Candidates<'w> {
+        self.plan.candidates(self.world)
     }
+}
 
-    /// The smallest required storage's entities, or every live entity.
-    ///
-    /// When every required storage is owned by one group, the group's packed
-    /// prefix of the driving storage is known to be aligned.
-    pub(crate) fn candidates(&self) -> Candidates<'w> {
-        let mut smallest: Option<&'w [Entity]> = None;
-        let mut shared_group = SharedGroup::Unknown;
-        let mut consider = |required: Required<'w>| {
-            if smallest.is_none_or(|best| required.entities.len() < best.len()) {
-                smallest = Some(required.entities);
-            }
-            shared_group.add(required.group);
-        };
-        Q::for_each_required(&self.data, &mut consider);
-        F::for_each_required(&self.filter, &mut consider);
-        // Positions below `known` are read by index from every column of `Q`:
-        // never past the shortest of them, whatever the group or cache says.
-        let mut shortest = usize::MAX;
-        Q::for_each_required(&self.data, &mut |column: Required<'w>| {
-            shortest = shortest.min(column.entities.len());
-        });
-        match smallest {
-            Some(entities) => {
-                let known = shared_group.prefix().max(self.known_aligned).min(shortest);
-                Candidates::dense(entities, known)
-            }
-            None => Candidates::Alive(self.world.entities().iter_alive()),
+/// Chooses the driving storage (the smallest that every match is in) and how
+/// much of it is known aligned: the prefix of a group owning every required
+/// storage, or else what the world's alignment cache knows.
+#[inline]
+fn plan<'w, Q: QueryData, F: QueryFilter>(
+    world: &'w World,
+    data: &Q::State<'w>,
+    filter: &F::State<'w>,
+) -> Plan<'w> {
+    let mut driver: Option<Required<'w>> = None;
+    let mut shared_group = SharedGroup::Unknown;
+    let mut consider = |required: Required<'w>| {
+        if driver.is_none_or(|best| required.entities.len() < best.entities.len()) {
+            driver = Some(required);
         }
+        shared_group.add(required.group);
+    };
+    Q::for_each_required(data, &mut consider);
+    F::for_each_required(filter, &mut consider);
+    let Some(driver) = driver else {
+        return Plan {
+            driver: None,
+            known_aligned: 0,
+        };
+    };
+    // Positions below `known_aligned` are read by index from every column of
+    // `Q`: never past the shortest of them.
+    let mut shortest = usize::MAX;
+    Q::for_each_required(data, &mut |column: Required<'w>| {
+        shortest = shortest.min(column.entities.len());
+    });
+    let mut known = shared_group.prefix();
+    // One column at most is aligned with the driver or not read by position;
+    // a group covering the whole driver leaves nothing to learn.
+    if Q::LEAVES >= 2 && known < driver.entities.len() {
+        let mut cache = world.alignment_cache();
+        let mut cached = driver.entities.len();
+        Q::for_each_required(data, &mut |column: Required<'w>| {
+            if cached > 0 {
+                cached = cached.min(cache.aligned_prefix(&driver, &column));
+            }
+        });
+        known = known.max(cached);
+    }
+    Plan {
+        driver: Some(driver.entities),
+        known_aligned: known.min(shortest),
     }
 }
 

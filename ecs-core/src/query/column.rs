@@ -11,6 +11,9 @@ use crate::sparse_index::SparseIndex;
 use crate::sparse_set::SparseSet;
 use crate::world::World;
 
+#[cfg(doc)]
+use super::data::QueryData;
+
 static EMPTY_SPARSE: SparseIndex = SparseIndex::new();
 
 /// One component storage as a query sees it, for the query's lifetime `'w`.
@@ -39,6 +42,23 @@ pub struct Column<'w, T> {
 
 /// A storage every match of a query must be in, as the query sees it when
 /// choosing where its candidates come from.
+///
+/// A fetch reports these through [`QueryData::for_each_required`]; a fetch that
+/// wraps others forwards theirs.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::query::{QueryData, Required};
+///
+/// /// Whether a fetch narrows the candidates at all (an `Entity` or an
+/// /// `Option<&T>` alone does not: such a query walks every live entity).
+/// fn requires_a_storage<Q: QueryData>(state: &Q::State<'_>) -> bool {
+///     let mut any = false;
+///     Q::for_each_required(state, &mut |_: Required<'_>| any = true);
+///     any
+/// }
+/// # let _ = requires_a_storage::<Entity>;
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Required<'w> {
     pub(crate) entities: &'w [Entity],

@@ -12,7 +12,17 @@ use super::column::{Column, Required};
 /// Where a query's state comes from: a world borrowed for `'w`, shared or exclusively.
 ///
 /// Handed to [`QueryData::state`]; only a source made from `&mut World` can
-/// build a fetch that writes.
+/// build a fetch that writes. A fetch that wraps others hands it on.
+///
+/// ```
+/// use ecs_core::query::{QueryData, WorldSource};
+///
+/// /// The state of a fetch wrapping `Q` is built from the same source.
+/// fn wrapped_state<'w, Q: QueryData>(source: WorldSource<'w>) -> Q::State<'w> {
+///     Q::state(source)
+/// }
+/// # let _ = wrapped_state::<ecs_core::Entity>;
+/// ```
 #[derive(Clone, Copy)]
 pub struct WorldSource<'w> {
     world: &'w World,
@@ -37,6 +47,15 @@ impl<'w> WorldSource<'w> {
     }
 
     /// The world itself.
+    ///
+    /// ```
+    /// use ecs_core::query::WorldSource;
+    ///
+    /// fn live_entities(source: WorldSource<'_>) -> usize {
+    ///     source.world().len()
+    /// }
+    /// # let _ = live_entities;
+    /// ```
     pub fn world(self) -> &'w World {
         self.world
     }
@@ -180,6 +199,7 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
         *state
     }
 
+    #[inline]
     fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(Required<'w>)) {
         f(state.required());
     }
@@ -243,6 +263,7 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         *state
     }
 
+    #[inline]
     fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(Required<'w>)) {
         f(state.required());
     }
@@ -296,6 +317,7 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
         Q::readonly_state(state)
     }
 
+    #[inline]
     fn for_each_required<'w>(_: &Q::State<'w>, _: &mut impl FnMut(Required<'w>)) {}
 
     #[inline(always)]
@@ -343,6 +365,7 @@ unsafe impl QueryData for Entity {
 
     fn readonly_state<'w>(_: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {}
 
+    #[inline]
     fn for_each_required<'w>(_: &(), _: &mut impl FnMut(Required<'w>)) {}
 
     #[inline(always)]

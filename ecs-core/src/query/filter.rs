@@ -133,6 +133,7 @@ impl<T: Component> QueryFilter for With<T> {
         Presence::of(world)
     }
 
+    #[inline]
     fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut impl FnMut(Required<'w>)) {
         f(state.required());
     }
@@ -158,6 +159,7 @@ impl<T: Component> QueryFilter for Without<T> {
         Presence::of(world)
     }
 
+    #[inline]
     fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut impl FnMut(Required<'w>)) {}
 
     #[inline(always)]
@@ -199,6 +201,7 @@ macro_rules! tuple_filter {
                 ($($name::state(world),)*)
             }
 
+            #[inline]
             fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>)) {
                 let ($($name,)*) = state;
                 $($name::for_each_required($name, f);)*
@@ -230,6 +233,7 @@ macro_rules! tuple_filter {
                 ($($name::state(world),)*)
             }
 
+            #[inline]
             fn for_each_required<'w>(_: &Self::State<'w>, _: &mut impl FnMut(Required<'w>)) {}
 
             #[inline(always)]

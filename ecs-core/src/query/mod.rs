@@ -53,9 +53,11 @@ mod world_methods;
 
 use core::any::type_name;
 
+use candidates::Plan;
+
 pub use access::{Access, AccessMode};
 pub(crate) use alignment::AlignmentCache;
-pub use column::{Column, Presence, Required};
+pub use column::Required;
 pub use data::{QueryData, ReadOnlyQueryData, WorldSource};
 pub use filter::{Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
@@ -67,9 +69,43 @@ use crate::error::Error;
 use crate::world::World;
 
 /// What `Q` yields per entity, borrowed for `'q`.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::query::QueryItem;
+///
+/// #[derive(Component)]
+/// struct Velocity(f32);
+///
+/// fn speed(item: QueryItem<'_, (Entity, &Velocity)>) -> f32 {
+///     item.1.0.abs()
+/// }
+///
+/// let mut world = World::new();
+/// world.spawn(Velocity(-2.0));
+/// let fastest = world.query::<(Entity, &Velocity)>().iter_mut().map(speed).fold(0.0, f32::max);
+/// assert_eq!(fastest, 2.0);
+/// ```
 pub type QueryItem<'q, Q> = <Q as QueryData>::Item<'q>;
 
 /// What the read-only form of `Q` yields per entity, borrowed for `'q`.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::query::ReadOnlyItem;
+///
+/// #[derive(Component)]
+/// struct Health(i32);
+///
+/// fn alive(item: ReadOnlyItem<'_, &mut Health>) -> bool {
+///     item.0 > 0
+/// }
+///
+/// let mut world = World::new();
+/// world.spawn(Health(3));
+/// world.spawn(Health(0));
+/// assert_eq!(world.query::<&mut Health>().iter().filter(|h| alive(h)).count(), 1);
+/// ```
 pub type ReadOnlyItem<'q, Q> = <<Q as QueryData>::ReadOnly as QueryData>::Item<'q>;
 
 /// A typed view of the entities that hold what `Q` fetches and pass `F`.
@@ -110,12 +146,13 @@ pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
     world: &'w World,
     data: Q::State<'w>,
     filter: F::State<'w>,
-    /// Leading positions of the driving storage known to be aligned for `Q`.
-    known_aligned: usize,
+    /// Where iteration starts, fixed for the query's life.
+    plan: Plan<'w>,
 }
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// Checks `Q`'s access and captures the storages it and `F` use.
+    #[inline]
     pub(crate) fn new(source: WorldSource<'w>) -> Self {
         // One column, or none written, cannot conflict: decided at compile time.
         if Q::WRITES && Q::LEAVES > 1 {
@@ -124,14 +161,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
             access.assert_no_conflict(type_name::<Q>());
         }
         let world = source.world();
-        let mut query = Self {
-            world,
-            data: Q::state(source),
-            filter: F::state(world),
-            known_aligned: 0,
-        };
-        query.known_aligned = query.learn_alignment();
-        query
+        Self::planned(world, Q::state(source), F::state(world))
     }
 
     /// Keeps only entities that also hold a `T`.
@@ -188,15 +218,8 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// assert_eq!(n, 2);
     /// ```
     pub fn filter<G: QueryFilter>(self) -> Query<'w, Q, (F, G)> {
-        let mut query = Query {
-            world: self.world,
-            data: self.data,
-            filter: (self.filter, G::state(self.world)),
-            known_aligned: 0,
-        };
-        // The new filter may bring a smaller storage, which would drive instead.
-        query.known_aligned = query.learn_alignment();
-        query
+        // The new filter may bring a smaller storage, which then drives.
+        Query::planned(self.world, self.data, (self.filter, G::state(self.world)))
     }
 
     /// Iterates the matching entities with read-only items.
@@ -217,7 +240,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         // which stays borrowed for `'w`; read-only items may overlap freely.
         unsafe {
             QueryIter::new(
-                self.candidates(),
+                self.plan.candidates(self.world),
                 Q::readonly_state(&self.data),
                 self.filter,
             )
@@ -242,7 +265,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     pub fn iter_mut(&mut self) -> QueryIter<'_, 'w, Q, F> {
         // SAFETY: as in `iter`; `&mut self` keeps every other item of this query
         // dead while these live, and each entity is yielded once.
-        unsafe { QueryIter::new(self.candidates(), self.data, self.filter) }
+        unsafe { QueryIter::new(self.plan.candidates(self.world), self.data, self.filter) }
     }
 
     /// Runs `f` on every match, as one tight loop.
@@ -282,6 +305,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     ///     "entity 0v1 does not have component `Velocity`"
     /// );
     /// ```
+    #[inline]
     pub fn get(&self, entity: Entity) -> Result<ReadOnlyItem<'_, Q>, Error> {
         let state = Q::readonly_state(&self.data);
         if self.may_fetch(entity) {
@@ -308,6 +332,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// assert_eq!(world.get::<Health>(e)?.0, 4);
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn get_mut(&mut self, entity: Entity) -> Result<Q::Item<'_>, Error> {
         if self.may_fetch(entity) {
             // SAFETY: alive as in `get`; `&mut self` keeps every other item of
@@ -383,17 +408,22 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// let enemies = world.query::<&Enemy>();
     /// assert!(enemies.contains(e) && !enemies.contains(f));
     /// ```
+    #[inline]
     pub fn contains(&self, entity: Entity) -> bool {
-        self.get(entity).is_ok()
+        let state = Q::readonly_state(&self.data);
+        // SAFETY: as in `get`; the item is dropped at once.
+        self.may_fetch(entity)
+            && unsafe { <Q::ReadOnly as QueryData>::fetch(&state, entity) }.is_some()
     }
 
     /// Whether fetching `entity` is both safe and worth trying: it passes the
     /// filter, and it is alive, which a required storage vouches for by itself.
     #[inline]
     fn may_fetch(&self, entity: Entity) -> bool {
-        let mut requires_storage = false;
-        Q::for_each_required(&self.data, &mut |_: Required<'w>| requires_storage = true);
-        (requires_storage || self.world.is_alive(entity)) && F::matches(&self.filter, entity)
+        // A driver means a storage every match is in, and storages hold only live
+        // entities: a fetch that succeeds, or a filter that passes, vouches for it.
+        (self.plan.driver.is_some() || self.world.is_alive(entity))
+            && F::matches(&self.filter, entity)
     }
 
     /// Why `entity` does not match: dead, filtered out, or lacking `missing`.
@@ -457,7 +487,7 @@ impl<'w, Q: QueryData, F: QueryFilter> IntoIterator for Query<'w, Q, F> {
     fn into_iter(self) -> QueryIter<'w, 'w, Q, F> {
         // SAFETY: as in `iter_mut`; the query is consumed, so nothing else of it
         // can hand out items while these live.
-        unsafe { QueryIter::new(self.candidates(), self.data, self.filter) }
+        unsafe { QueryIter::new(self.plan.candidates(self.world), self.data, self.filter) }
     }
 }
 

@@ -43,7 +43,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Q::State<'w>: Sync,
         F::State<'w>: Sync,
     {
-        let candidates = self.candidates();
+        let candidates = self.plan_candidates();
         // Each thread reads the states; `Sync` says that is sound, and the
         // `QueryData` contract says fetching distinct entities at once is.
         let (data, filter) = (self.data_state(), self.filter_state());

@@ -14,6 +14,24 @@ use super::filter::QueryFilter;
 /// A fetch whose items can be handed out as whole slices: `&T` as `&[T]`,
 /// `&mut T` as `&mut [T]`, `Entity` as `&[Entity]`, and tuples of these.
 ///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Velocity(f32);
+///
+/// let mut world = World::new();
+/// world.group::<(Position, Velocity)>()?;
+/// world.spawn((Position(1.0), Velocity(2.0)));
+/// let mut query = world.query::<(&mut Position, &Velocity)>();
+/// let (positions, velocities): (&mut [Position], &[Velocity]) = query.slices()?;
+/// positions[0].0 += velocities[0].0;
+/// assert_eq!(positions[0].0, 3.0);
+/// # Ok::<(), Error>(())
+/// ```
+///
 /// # Safety
 /// `slices` returns exactly the values `fetch_aligned` would return for
 /// positions `0..entities.len()`, under the same aliasing rules.

@@ -41,6 +41,7 @@ macro_rules! tuple_data {
                 ($($name::readonly_state($name),)*)
             }
 
+            #[inline]
             fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>)) {
                 let ($($name,)*) = state;
                 $($name::for_each_required($name, f);)*

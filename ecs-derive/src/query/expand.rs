@@ -22,8 +22,8 @@ pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
         let checks = tys
             .iter()
             .map(|ty| quote_spanned!(ty.span()=> __ecs_field_is_read_only::<#ty>();));
-        let main = impl_query_data(q, &q.input.ident, &Fetch::Plain, &quote!(Self), &[]);
-        let read_only = marker_impl(q, &q.input.ident, &[]);
+        let main = impl_query_data(q, &q.input.ident, &Fetch::Plain, &quote!(Self));
+        let read_only = marker_impl(q, &q.input.ident);
         return quote! {
             #main
             #read_only
@@ -47,10 +47,9 @@ pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
         &q.input.ident,
         &Fetch::Plain,
         &quote!(#twin #type_generics),
-        &[],
     );
-    let twin_impl = impl_query_data(q, &twin, &Fetch::ReadOnlyOf, &quote!(Self), &[]);
-    let twin_marker = marker_impl(q, &twin, &[]);
+    let twin_impl = impl_query_data(q, &twin, &Fetch::ReadOnlyOf, &quote!(Self));
+    let twin_marker = marker_impl(q, &twin);
     quote!(#twin_struct #main #twin_impl #twin_marker)
 }
 
@@ -75,14 +74,12 @@ fn impl_query_data(
     name: &Ident,
     fetch: &Fetch,
     read_only: &TokenStream,
-    extra_bounds: &[TokenStream],
 ) -> TokenStream {
     let krate = &q.krate;
     let qd = quote!(#krate::query::QueryData);
     let item_lt = Lifetime::new("'__ecs_q", Span::call_site());
     let state_lt = Lifetime::new("'__ecs_s", Span::call_site());
     let (impl_generics, type_generics, where_clause) = q.input.generics.split_for_impl();
-    let where_clause = extend_where(where_clause, extra_bounds);
     let item_generics = generics_with_lifetime(q, &item_lt);
 
     let members: Vec<_> = q.fields.iter().map(|f| &f.member).collect();
@@ -194,10 +191,9 @@ fn impl_query_data(
 }
 
 /// `unsafe impl ReadOnlyQueryData for #name`.
-fn marker_impl(q: &QueryInput<'_>, name: &Ident, extra_bounds: &[TokenStream]) -> TokenStream {
+fn marker_impl(q: &QueryInput<'_>, name: &Ident) -> TokenStream {
     let krate = &q.krate;
     let (impl_generics, type_generics, where_clause) = q.input.generics.split_for_impl();
-    let where_clause = extend_where(where_clause, extra_bounds);
     quote! {
         // SAFETY: every field's fetch is read-only (checked by
         // `__ecs_fields_are_read_only`, or the read-only form of the field), so
@@ -259,14 +255,4 @@ fn generics_with_lifetime(q: &QueryInput<'_>, lifetime: &Lifetime) -> TokenStrea
         }
     });
     quote!(<#(#args),*>)
-}
-
-fn extend_where(where_clause: Option<&syn::WhereClause>, extra: &[TokenStream]) -> TokenStream {
-    let existing = where_clause
-        .map(|w| w.predicates.iter().collect::<Vec<_>>())
-        .unwrap_or_default();
-    if existing.is_empty() && extra.is_empty() {
-        return TokenStream::new();
-    }
-    quote!(where #(#existing,)* #(#extra,)*)
 }
