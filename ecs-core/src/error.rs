@@ -2,8 +2,9 @@
 
 use core::fmt;
 
-use crate::component::ShortName;
-use crate::entity::Entity;
+use crate::component::Component;
+use crate::entity::{DeadEntity, Entity};
+use crate::util::ShortName;
 
 /// What went wrong when a world was asked to do something with an entity.
 ///
@@ -113,6 +114,27 @@ impl Error {
             | Error::GroupTooSmall { .. }
             | Error::GroupConflict { .. }
             | Error::NotGrouped { .. } => None,
+        }
+    }
+
+    /// The error for a live `entity` that lacks a `T`.
+    #[cold]
+    pub(crate) fn missing<T: Component>(entity: Entity) -> Self {
+        Error::MissingComponent {
+            entity,
+            component: core::any::type_name::<T>(),
+        }
+    }
+}
+
+impl From<DeadEntity> for Error {
+    #[cold]
+    fn from(dead: DeadEntity) -> Self {
+        let entity = dead.entity;
+        if dead.despawned {
+            Error::Despawned { entity }
+        } else {
+            Error::NeverSpawned { entity }
         }
     }
 }

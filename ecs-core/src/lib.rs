@@ -15,32 +15,49 @@
 )]
 extern crate self as ecs_core;
 
-mod bundle;
+// Layers, lowest first. A module imports only from its own layer's siblings
+// listed before it and from lower layers, never from a higher one
+// (`tests/layers.rs` checks this; ARCHITECTURE.md draws it):
+//
+//   1. util                      panic collection, short names, TypeId hashing, macros
+//   2. entity, component         ids and the allocator; Component, ids, info, masks
+//   3. error                     the error type, in words
+//   4. storage                   sparse index, sparse set, type-erased storages
+//   5. bundle, group             what spawn takes; owning groups
+//   6. view, access              WorldView, the one door to a world's data; access sets
+//   7. query                     fetches, filters, plans, iteration
+//   8. world                     World: entity operations, the structural funnel
+//                                with its hooks, and every other `impl World`
+//   9. prelude                   the one import a game needs
+mod util;
+
 mod component;
-mod deferred_panic;
 mod entity;
-mod entity_ref;
+
 mod error;
-mod group;
-mod macros;
-mod placement;
-pub mod prelude;
-pub mod query;
-mod sparse_index;
-mod sparse_set;
-mod stats;
+
 mod storage;
+
+mod bundle;
+mod group;
+
+mod access;
+#[doc(hidden)]
+pub mod view;
+
+pub mod query;
+
 mod world;
+
+pub mod prelude;
 
 pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo};
 pub use ecs_derive::{Component, Query};
 pub use entity::Entity;
-pub use entity_ref::{EntityMut, EntityRef};
 pub use error::Error;
 pub use query::Query;
-pub use stats::WorldStats;
-pub use world::World;
+pub use world::{EntityMut, EntityRef, World, WorldStats};
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
 const _: () = {

@@ -7,9 +7,8 @@ use core::ptr::NonNull;
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
 use crate::group::GroupSpan;
-use crate::sparse_index::SparseIndex;
-use crate::sparse_set::SparseSet;
-use crate::world::World;
+use crate::storage::{SparseIndex, SparseSet};
+use crate::view::{DenseOrder, Exclusive, WorldView};
 
 #[cfg(doc)]
 use super::data::QueryData;
@@ -67,6 +66,19 @@ pub struct Required<'w> {
     pub(crate) reorders: u64,
 }
 
+impl<'w> Required<'w> {
+    /// The storage's dense order, for the alignment cache; none for the
+    /// stand-in of a type the world has never seen.
+    #[inline]
+    pub(crate) fn order(&self) -> Option<DenseOrder<'w>> {
+        Some(DenseOrder {
+            component: self.component?,
+            entities: self.entities,
+            reorders: self.reorders,
+        })
+    }
+}
+
 /// Which entities hold `T`, without any access to their values: what filters
 /// look at. It holds no pointer to component data, so it can sit beside any
 /// fetch of `T`, mutable ones included.
@@ -88,9 +100,9 @@ impl<T> Clone for Presence<'_, T> {
 impl<T> Copy for Presence<'_, T> {}
 
 impl<'w, T: Component> Presence<'w, T> {
-    /// The holders of `T` in `world`; none if the world has no storage for it.
-    pub(crate) fn of(world: &'w World) -> Self {
-        let Some((id, set)) = world.storages().lookup::<T>() else {
+    /// The holders of `T` in the viewed world; none if it has no storage for `T`.
+    pub(crate) fn of(view: WorldView<'w>) -> Self {
+        let Some((id, set)) = view.storages().lookup::<T>() else {
             return Self {
                 sparse: &EMPTY_SPARSE,
                 entities: &[],
@@ -109,7 +121,7 @@ impl<'w, T: Component> Presence<'w, T> {
             sparse,
             entities,
             component: Some(id),
-            group: world.groups().span(id),
+            group: view.group_span(id),
             reorders,
             _type: PhantomData,
         }
@@ -153,11 +165,11 @@ impl<T> Copy for Column<'_, T> {}
 
 impl<'w, T: Component> Column<'w, T> {
     /// A column that can only be read; empty if the world has no storage for `T`.
-    pub(crate) fn shared(world: &'w World) -> Self {
-        match world.storages().lookup::<T>() {
+    pub(crate) fn shared(view: WorldView<'w>) -> Self {
+        match view.storages().lookup::<T>() {
             // SAFETY: the pointer is a live `SparseSet<T>` owned by the world,
             // which is borrowed for `'w`; only shared references are made.
-            Some((id, set)) => Self::from_set(world, id, unsafe { set.as_ref() }),
+            Some((id, set)) => Self::from_set(view, id, unsafe { set.as_ref() }),
             None => Self::empty(),
         }
     }
@@ -165,10 +177,10 @@ impl<'w, T: Component> Column<'w, T> {
     /// A column whose data may be written.
     ///
     /// # Safety
-    /// `world` must be borrowed exclusively by the caller for `'w`, and nothing
-    /// else reachable from the caller may reference `T`'s data during `'w`.
-    pub(crate) unsafe fn exclusive(world: &'w World) -> Self {
-        let Some((id, set)) = world.storages().lookup::<T>() else {
+    /// Nothing else reachable from the caller (no other column of any copy of
+    /// `view`) may reference `T`'s data during `'w`.
+    pub(crate) unsafe fn exclusive(view: WorldView<'w, Exclusive>) -> Self {
+        let Some((id, set)) = view.root_for_write::<T>() else {
             return Self::empty();
         };
         // SAFETY: `set` is a live `SparseSet<T>` owned by the world, borrowed for
@@ -181,18 +193,18 @@ impl<'w, T: Component> Column<'w, T> {
             entities,
             data,
             component: Some(id),
-            group: world.groups().span(id),
+            group: view.group_span(id),
             reorders,
             _values: PhantomData,
         }
     }
 
-    fn from_set(world: &World, id: ComponentId, set: &'w SparseSet<T>) -> Self {
+    fn from_set(view: WorldView<'w>, id: ComponentId, set: &'w SparseSet<T>) -> Self {
         Self {
             sparse: set.sparse(),
             entities: set.entities(),
             component: Some(id),
-            group: world.groups().span(id),
+            group: view.group_span(id),
             reorders: set.reorders(),
             // A shared column never writes through this pointer (type invariant).
             data: NonNull::from(set.data()).cast::<T>(),
@@ -322,7 +334,7 @@ mod tests {
     fn get_out_of_range_fires_the_debug_check() {
         let mut world = World::new();
         world.spawn_batch((0..3).map(Health));
-        let column = Column::<Health>::shared(&world);
+        let column = Column::<Health>::shared(world.view());
         // SAFETY: deliberately breaks the contract; the debug check panics first.
         let _ = unsafe { column.get(3) };
     }
@@ -333,7 +345,7 @@ mod tests {
     fn slice_out_of_range_fires_the_debug_check() {
         let mut world = World::new();
         world.spawn_batch((0..3).map(Health));
-        let column = Column::<Health>::shared(&world);
+        let column = Column::<Health>::shared(world.view());
         // SAFETY: deliberately breaks the contract; the debug check panics first.
         let _ = unsafe { column.slice(4) };
     }

@@ -2,64 +2,12 @@
 
 use core::ops::Range;
 
+use crate::access::{Access, AccessMode};
 use crate::component::Component;
 use crate::entity::Entity;
-use crate::world::World;
+use crate::view::{ViewMode, WorldView};
 
-use super::access::{Access, AccessMode};
 use super::column::{Column, Required};
-
-/// Where a query's state comes from: a world borrowed for `'w`, shared or exclusively.
-///
-/// Handed to [`QueryData::state`]; only a source made from `&mut World` can
-/// build a fetch that writes. A fetch that wraps others hands it on.
-///
-/// ```
-/// use ecs_core::query::{QueryData, WorldSource};
-///
-/// /// The state of a fetch wrapping `Q` is built from the same source.
-/// fn wrapped_state<'w, Q: QueryData>(source: WorldSource<'w>) -> Q::State<'w> {
-///     Q::state(source)
-/// }
-/// # let _ = wrapped_state::<ecs_core::Entity>;
-/// ```
-#[derive(Clone, Copy)]
-pub struct WorldSource<'w> {
-    world: &'w World,
-    exclusive: bool,
-}
-
-impl<'w> WorldSource<'w> {
-    /// A source for a query that borrows the world exclusively for `'w`.
-    pub(crate) fn exclusive(world: &'w mut World) -> Self {
-        Self {
-            world,
-            exclusive: true,
-        }
-    }
-
-    /// A source for a read-only query.
-    pub(crate) fn shared(world: &'w World) -> Self {
-        Self {
-            world,
-            exclusive: false,
-        }
-    }
-
-    /// The world itself.
-    ///
-    /// ```
-    /// use ecs_core::query::WorldSource;
-    ///
-    /// fn live_entities(source: WorldSource<'_>) -> usize {
-    ///     source.world().len()
-    /// }
-    /// # let _ = live_entities;
-    /// ```
-    pub fn world(self) -> &'w World {
-        self.world
-    }
-}
 
 /// Something a query fetches for each matching entity: `&T`, `&mut T`,
 /// `Option<F>`, [`Entity`], tuples of up to 16 fetches, or a `#[derive(Query)]` struct.
@@ -127,8 +75,9 @@ pub unsafe trait QueryData {
     /// Registers every component type whose data this fetch reads or writes.
     fn access(access: &mut Access);
 
-    /// Captures the storages this fetch uses.
-    fn state<'w>(source: WorldSource<'w>) -> Self::State<'w>;
+    /// Captures the storages this fetch uses. Only an exclusive view (mode
+    /// [`Exclusive`](crate::query::Exclusive)) can build a fetch that writes.
+    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Self::State<'w>;
 
     /// The same state, for the read-only form.
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w>;
@@ -191,8 +140,8 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
         access.add::<T>(AccessMode::Read);
     }
 
-    fn state<'w>(source: WorldSource<'w>) -> Column<'w, T> {
-        Column::shared(source.world)
+    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Column<'w, T> {
+        Column::shared(view.as_shared())
     }
 
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
@@ -248,15 +197,16 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         access.add::<T>(AccessMode::Write);
     }
 
-    fn state<'w>(source: WorldSource<'w>) -> Column<'w, T> {
-        assert!(
-            source.exclusive,
-            "a query that writes `{}` was built from a shared borrow of the world",
-            core::any::type_name::<T>()
-        );
-        // SAFETY: the source is exclusive, so the world is borrowed mutably for
+    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Column<'w, T> {
+        let Some(view) = view.as_exclusive() else {
+            panic!(
+                "a query that writes `{}` was built from a shared borrow of the world",
+                core::any::type_name::<T>()
+            );
+        };
+        // SAFETY: the view is exclusive, so the world is borrowed mutably for
         // `'w`; `Query::new` checked the access, so no other fetch reaches `T`.
-        unsafe { Column::exclusive(source.world) }
+        unsafe { Column::exclusive(view) }
     }
 
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
@@ -309,8 +259,8 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
         Q::access(access);
     }
 
-    fn state<'w>(source: WorldSource<'w>) -> Q::State<'w> {
-        Q::state(source)
+    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Q::State<'w> {
+        Q::state(view)
     }
 
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
@@ -361,7 +311,7 @@ unsafe impl QueryData for Entity {
 
     fn access(_: &mut Access) {}
 
-    fn state(_: WorldSource<'_>) {}
+    fn state<M: ViewMode>(_: WorldView<'_, M>) {}
 
     fn readonly_state<'w>(_: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {}
 

@@ -5,7 +5,7 @@ use core::marker::PhantomData;
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::world::World;
+use crate::view::WorldView;
 
 use super::column::{Presence, Required};
 
@@ -55,7 +55,7 @@ pub trait QueryFilter: sealed::Sealed {
     const KEEPS_ALL: bool = false;
 
     /// Captures the storages this filter looks at.
-    fn state(world: &World) -> Self::State<'_>;
+    fn state(view: WorldView<'_>) -> Self::State<'_>;
 
     /// Calls `f` with every storage a matching entity must be in.
     fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>));
@@ -129,8 +129,8 @@ pub struct Or<T>(PhantomData<fn() -> T>);
 impl<T: Component> QueryFilter for With<T> {
     type State<'w> = Presence<'w, T>;
 
-    fn state(world: &World) -> Presence<'_, T> {
-        Presence::of(world)
+    fn state(view: WorldView<'_>) -> Presence<'_, T> {
+        Presence::of(view)
     }
 
     #[inline]
@@ -147,7 +147,7 @@ impl<T: Component> QueryFilter for With<T> {
         if Self::matches(state, entity) {
             Ok(())
         } else {
-            Err(crate::world::missing::<T>(entity))
+            Err(Error::missing::<T>(entity))
         }
     }
 }
@@ -155,8 +155,8 @@ impl<T: Component> QueryFilter for With<T> {
 impl<T: Component> QueryFilter for Without<T> {
     type State<'w> = Presence<'w, T>;
 
-    fn state(world: &World) -> Presence<'_, T> {
-        Presence::of(world)
+    fn state(view: WorldView<'_>) -> Presence<'_, T> {
+        Presence::of(view)
     }
 
     #[inline]
@@ -197,8 +197,8 @@ macro_rules! tuple_filter {
 
             const KEEPS_ALL: bool = true $(&& $name::KEEPS_ALL)*;
 
-            fn state(world: &World) -> Self::State<'_> {
-                ($($name::state(world),)*)
+            fn state(view: WorldView<'_>) -> Self::State<'_> {
+                ($($name::state(view),)*)
             }
 
             #[inline]
@@ -229,8 +229,8 @@ macro_rules! tuple_filter {
         impl<$($name: QueryFilter),*> QueryFilter for Or<($($name,)*)> {
             type State<'w> = ($($name::State<'w>,)*);
 
-            fn state(world: &World) -> Self::State<'_> {
-                ($($name::state(world),)*)
+            fn state(view: WorldView<'_>) -> Self::State<'_> {
+                ($($name::state(view),)*)
             }
 
             #[inline]
@@ -256,4 +256,4 @@ macro_rules! tuple_filter {
     };
 }
 
-crate::macros::all_tuples!(tuple_filter: F15, F14, F13, F12, F11, F10, F9, F8, F7, F6, F5, F4, F3, F2, F1, F0);
+crate::util::macros::all_tuples!(tuple_filter: F15, F14, F13, F12, F11, F10, F9, F8, F7, F6, F5, F4, F3, F2, F1, F0);

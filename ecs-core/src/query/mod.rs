@@ -38,35 +38,36 @@
 //! # Ok::<(), Error>(())
 //! ```
 
-mod access;
-mod alignment;
-mod candidates;
 mod column;
 mod data;
 mod filter;
 mod iter;
 #[cfg(feature = "parallel")]
 mod par;
+mod plan;
 mod slices;
 mod tuple;
-mod world_methods;
 
 use core::any::type_name;
 
-use candidates::Plan;
+use plan::Plan;
 
-pub use access::{Access, AccessMode};
-pub(crate) use alignment::AlignmentCache;
-pub use column::Required;
-pub use data::{QueryData, ReadOnlyQueryData, WorldSource};
+pub use data::{QueryData, ReadOnlyQueryData};
 pub use filter::{Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
 pub use slices::SliceQueryData;
 
+// The machinery `#[derive(Query)]` and hand-written fetches name; users never do.
+#[doc(hidden)]
+pub use crate::access::{Access, AccessMode};
+#[doc(hidden)]
+pub use crate::view::{Exclusive, Shared, ViewMode, WorldView};
+#[doc(hidden)]
+pub use column::Required;
+
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::world::World;
 
 /// What `Q` yields per entity, borrowed for `'q`.
 ///
@@ -143,7 +144,7 @@ pub type ReadOnlyItem<'q, Q> = <<Q as QueryData>::ReadOnly as QueryData>::Item<'
 /// # Ok::<(), Error>(())
 /// ```
 pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
-    world: &'w World,
+    view: WorldView<'w>,
     data: Q::State<'w>,
     filter: F::State<'w>,
     /// Where iteration starts, fixed for the query's life.
@@ -152,16 +153,20 @@ pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// Checks `Q`'s access and captures the storages it and `F` use.
+    ///
+    /// Crate-private: views are `Copy`, so two queries built from copies of
+    /// one exclusive view could write the same data; the world's methods build
+    /// one query per borrow.
     #[inline]
-    pub(crate) fn new(source: WorldSource<'w>) -> Self {
+    pub(crate) fn new<M: ViewMode>(view: WorldView<'w, M>) -> Self {
         // One column, or none written, cannot conflict: decided at compile time.
         if Q::WRITES && Q::LEAVES > 1 {
             let mut access = Access::new();
             Q::access(&mut access);
             access.assert_no_conflict(type_name::<Q>());
         }
-        let world = source.world();
-        Self::planned(world, Q::state(source), F::state(world))
+        let shared = view.as_shared();
+        Self::planned(shared, Q::state(view), F::state(shared))
     }
 
     /// Keeps only entities that also hold a `T`.
@@ -219,7 +224,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// ```
     pub fn filter<G: QueryFilter>(self) -> Query<'w, Q, (F, G)> {
         // The new filter may bring a smaller storage, which then drives.
-        Query::planned(self.world, self.data, (self.filter, G::state(self.world)))
+        Query::planned(self.view, self.data, (self.filter, G::state(self.view)))
     }
 
     /// Iterates the matching entities with read-only items.
@@ -240,7 +245,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         // which stays borrowed for `'w`; read-only items may overlap freely.
         unsafe {
             QueryIter::new(
-                self.plan.candidates(self.world),
+                self.plan.candidates(self.view),
                 Q::readonly_state(&self.data),
                 self.filter,
             )
@@ -265,7 +270,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     pub fn iter_mut(&mut self) -> QueryIter<'_, 'w, Q, F> {
         // SAFETY: as in `iter`; `&mut self` keeps every other item of this query
         // dead while these live, and each entity is yielded once.
-        unsafe { QueryIter::new(self.plan.candidates(self.world), self.data, self.filter) }
+        unsafe { QueryIter::new(self.plan.candidates(self.view), self.data, self.filter) }
     }
 
     /// Runs `f` on every match, as one tight loop.
@@ -422,15 +427,15 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     fn may_fetch(&self, entity: Entity) -> bool {
         // A driver means a storage every match is in, and storages hold only live
         // entities: a fetch that succeeds, or a filter that passes, vouches for it.
-        (self.plan.driver.is_some() || self.world.is_alive(entity))
+        (self.plan.driver.is_some() || self.view.is_alive(entity))
             && F::matches(&self.filter, entity)
     }
 
     /// Why `entity` does not match: dead, filtered out, or lacking `missing`.
     #[cold]
     fn mismatch(&self, entity: Entity, missing: Option<&'static str>) -> Error {
-        if let Err(dead) = self.world.entities().check(entity) {
-            return dead;
+        if let Err(dead) = self.view.entities().check(entity) {
+            return dead.into();
         }
         if let Err(filtered) = F::check(&self.filter, entity) {
             return filtered;
@@ -487,7 +492,7 @@ impl<'w, Q: QueryData, F: QueryFilter> IntoIterator for Query<'w, Q, F> {
     fn into_iter(self) -> QueryIter<'w, 'w, Q, F> {
         // SAFETY: as in `iter_mut`; the query is consumed, so nothing else of it
         // can hand out items while these live.
-        unsafe { QueryIter::new(self.plan.candidates(self.world), self.data, self.filter) }
+        unsafe { QueryIter::new(self.plan.candidates(self.view), self.data, self.filter) }
     }
 }
 

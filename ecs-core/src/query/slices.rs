@@ -102,7 +102,7 @@ macro_rules! tuple_slices {
     };
 }
 
-crate::macros::all_tuples!(tuple_slices: S15, S14, S13, S12, S11, S10, S9, S8, S7, S6, S5, S4, S3, S2, S1, S0);
+crate::util::macros::all_tuples!(tuple_slices: S15, S14, S13, S12, S11, S10, S9, S8, S7, S6, S5, S4, S3, S2, S1, S0);
 
 impl<Q: SliceQueryData, F: QueryFilter> Query<'_, Q, F> {
     /// The whole arrays of the group that serves this query, for loops that

@@ -4,9 +4,11 @@ use core::ops::Range;
 
 use crate::entity::Entity;
 
-use super::access::Access;
+use crate::access::Access;
+use crate::view::{ViewMode, WorldView};
+
 use super::column::Required;
-use super::data::{QueryData, ReadOnlyQueryData, WorldSource};
+use super::data::{QueryData, ReadOnlyQueryData};
 
 macro_rules! tuple_data {
     ($($name:ident),*) => {
@@ -30,8 +32,8 @@ macro_rules! tuple_data {
                 $($name::access(access);)*
             }
 
-            fn state<'w>(source: WorldSource<'w>) -> Self::State<'w> {
-                ($($name::state(source),)*)
+            fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Self::State<'w> {
+                ($($name::state(view),)*)
             }
 
             fn readonly_state<'w>(
@@ -84,4 +86,4 @@ macro_rules! tuple_data {
     };
 }
 
-crate::macros::all_tuples!(tuple_data: Q15, Q14, Q13, Q12, Q11, Q10, Q9, Q8, Q7, Q6, Q5, Q4, Q3, Q2, Q1, Q0);
+crate::util::macros::all_tuples!(tuple_data: Q15, Q14, Q13, Q12, Q11, Q10, Q9, Q8, Q7, Q6, Q5, Q4, Q3, Q2, Q1, Q0);

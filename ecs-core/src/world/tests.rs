@@ -15,7 +15,7 @@ fn seed_003_retired_slot_is_never_reused() {
     let top = NonZeroU32::new(u32::MAX - 1).unwrap();
     let near_top = world.entities_mut().force_version(first, top);
     // The storage keyed the old version; move the component over to the new id.
-    world.storages.get_or_create::<Health>().remove(first);
+    world.data.storages.get_or_create::<Health>().remove(first);
     world.insert(near_top, Health(1)).unwrap();
 
     world.despawn(near_top).unwrap();

@@ -104,10 +104,10 @@ fn impl_query_data(
                 #( <#fetched as #qd>::access(__ecs_access); )*
             }
 
-            fn state<#state_lt>(
-                __ecs_source: #krate::query::WorldSource<#state_lt>,
+            fn state<#state_lt, __EcsMode: #krate::query::ViewMode>(
+                __ecs_view: #krate::query::WorldView<#state_lt, __EcsMode>,
             ) -> Self::State<#state_lt> {
-                ( #( <#fetched as #qd>::state(__ecs_source), )* )
+                ( #( <#fetched as #qd>::state(__ecs_view), )* )
             }
 
             fn readonly_state<#state_lt>(

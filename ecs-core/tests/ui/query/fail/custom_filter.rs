@@ -1,7 +1,7 @@
 // Query filters are sealed: a filter could otherwise read component data while
 // mutable items are alive, or hand the query another world's storages.
 use ecs_core::prelude::*;
-use ecs_core::query::{QueryFilter, Required};
+use ecs_core::query::{QueryFilter, Required, WorldView};
 
 #[derive(Component)]
 struct A(u32);
@@ -11,7 +11,7 @@ struct Peek;
 impl QueryFilter for Peek {
     type State<'w> = ();
 
-    fn state(_: &World) -> Self::State<'_> {}
+    fn state(_: WorldView<'_>) -> Self::State<'_> {}
 
     fn for_each_required<'w>(_: &(), _: &mut impl FnMut(Required<'w>)) {}
 

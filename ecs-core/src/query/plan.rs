@@ -2,7 +2,7 @@
 
 use crate::entity::Entity;
 use crate::group::GroupSpan;
-use crate::world::World;
+use crate::view::WorldView;
 
 use super::Query;
 use super::column::Required;
@@ -25,10 +25,10 @@ pub(crate) struct Plan<'w> {
 impl<'w> Plan<'w> {
     /// The candidates of one walk over the query's matches.
     #[inline]
-    pub(crate) fn candidates(&self, world: &'w World) -> Candidates<'w> {
+    pub(crate) fn candidates(&self, view: WorldView<'w>) -> Candidates<'w> {
         match self.driver {
             Some(entities) => Candidates::dense(entities, self.known_aligned),
-            None => Candidates::Alive(world.entities().iter_alive()),
+            None => Candidates::Alive(view.entities().iter_alive()),
         }
     }
 }
@@ -36,10 +36,10 @@ impl<'w> Plan<'w> {
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// A query over the given states, with its plan.
     #[inline]
-    pub(super) fn planned(world: &'w World, data: Q::State<'w>, filter: F::State<'w>) -> Self {
-        let plan = plan::<Q, F>(world, &data, &filter);
+    pub(super) fn planned(view: WorldView<'w>, data: Q::State<'w>, filter: F::State<'w>) -> Self {
+        let plan = plan::<Q, F>(view, &data, &filter);
         Query {
-            world,
+            view,
             data,
             filter,
             plan,
@@ -49,7 +49,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// The candidates of one walk over the query's matches.
     #[cfg(feature = "parallel")]
     pub(crate) fn plan_candidates(&self) -> Candidates<'w> {
-        self.plan.candidates(self.world)
+        self.plan.candidates(self.view)
     }
 }
 
@@ -58,7 +58,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
 /// storage, or else what the world's alignment cache knows.
 #[inline]
 fn plan<'w, Q: QueryData, F: QueryFilter>(
-    world: &'w World,
+    view: WorldView<'w>,
     data: &Q::State<'w>,
     filter: &F::State<'w>,
 ) -> Plan<'w> {
@@ -88,11 +88,14 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
     // One column at most is aligned with the driver or not read by position;
     // a group covering the whole driver leaves nothing to learn.
     if Q::LEAVES >= 2 && known < driver.entities.len() {
-        let mut cache = world.alignment_cache();
+        let mut cache = view.alignment_cache();
         let mut cached = driver.entities.len();
         Q::for_each_required(data, &mut |column: Required<'w>| {
             if cached > 0 {
-                cached = cached.min(cache.aligned_prefix(&driver, &column));
+                cached = cached.min(match (driver.order(), column.order()) {
+                    (Some(driver), Some(column)) => cache.aligned_prefix(driver, column),
+                    _ => 0,
+                });
             }
         });
         known = known.max(cached);

@@ -1,16 +1,16 @@
 //! Bundles: the set of components given to `spawn` and `insert_bundle` in one go.
 
-use core::any::TypeId;
-use core::hash::BuildHasherDefault;
+mod registry;
+
 use core::ptr::NonNull;
 use core::slice;
-use std::collections::HashMap;
 
 use crate::component::{Component, ComponentId};
-use crate::entity::{Entity, mask_bit};
-use crate::placement::Placement;
-use crate::sparse_set::SparseSet;
-use crate::storage::{Storages, TypeIdHasher};
+use crate::entity::Entity;
+use crate::storage::{SparseSet, Storages};
+
+pub(crate) use registry::{BundleInfo, BundleRegistry};
+pub(crate) use sealed::ComponentWriter;
 
 /// One component, or a tuple of 0 to 16 bundles, given to
 /// [`World::spawn`](crate::World::spawn) or [`World::insert_bundle`](crate::World::insert_bundle).
@@ -51,6 +51,14 @@ pub trait Bundle: sealed::WriteBundle + Send + Sync + 'static {}
 pub(crate) mod sealed {
     use super::*;
 
+    /// Where a bundle inserts the components of a live entity one at a time:
+    /// the world's structural funnel, which keeps masks and hooks in step.
+    pub trait ComponentWriter {
+        /// Gives the live `entity` `value` in storage `id` (which is `T`'s),
+        /// returning the value it replaces.
+        fn insert<T: Component>(&mut self, id: ComponentId, entity: Entity, value: T) -> Option<T>;
+    }
+
     /// How a bundle writes itself into storages. Hidden so that a bundle can only
     /// do what the world expects: insert components for a live entity.
     ///
@@ -68,11 +76,10 @@ pub(crate) mod sealed {
         /// Typed pointers to the storages of this bundle's components.
         type Columns: Copy;
 
-        /// Resolves the storage of every component once, for many appends.
-        fn columns(
-            storages: &mut Storages,
-            ids: &mut slice::Iter<'_, ComponentId>,
-        ) -> Self::Columns;
+        /// Resolves the storage of every component once, for many appends: the
+        /// storages' root pointers, which hooks reborrowing a storage between
+        /// two appends leave valid.
+        fn columns(storages: &Storages, ids: &mut slice::Iter<'_, ComponentId>) -> Self::Columns;
 
         /// Appends every component for the freshly allocated `entity`, which no
         /// storage holds; the caller records the components in the entity's
@@ -89,7 +96,7 @@ pub(crate) mod sealed {
         /// value drops, so a panicking `Drop` leaves the world consistent.
         fn write(
             self,
-            placement: &mut Placement<'_>,
+            writer: &mut impl ComponentWriter,
             ids: &mut slice::Iter<'_, ComponentId>,
             entity: Entity,
         );
@@ -111,8 +118,8 @@ impl<T: Component> sealed::WriteBundle for T {
     type Columns = NonNull<SparseSet<T>>;
 
     #[inline]
-    fn columns(storages: &mut Storages, ids: &mut slice::Iter<'_, ComponentId>) -> Self::Columns {
-        NonNull::from(storages.typed_mut::<T>(next_id(ids)))
+    fn columns(storages: &Storages, ids: &mut slice::Iter<'_, ComponentId>) -> Self::Columns {
+        storages.root::<T>(next_id(ids))
     }
 
     #[inline]
@@ -126,11 +133,11 @@ impl<T: Component> sealed::WriteBundle for T {
     #[inline]
     fn write(
         self,
-        placement: &mut Placement<'_>,
+        writer: &mut impl ComponentWriter,
         ids: &mut slice::Iter<'_, ComponentId>,
         entity: Entity,
     ) {
-        drop(placement.insert(next_id(ids), entity, self));
+        drop(writer.insert(next_id(ids), entity, self));
     }
 }
 
@@ -138,62 +145,6 @@ impl<T: Component> sealed::WriteBundle for T {
 fn next_id(ids: &mut slice::Iter<'_, ComponentId>) -> ComponentId {
     *ids.next()
         .expect("a bundle writes as many components as it registered")
-}
-
-/// What a world knows about one bundle type.
-pub(crate) struct BundleInfo {
-    /// The component ids, in write order.
-    pub(crate) ids: Box<[ComponentId]>,
-    /// The bits of those ids in an entity's component mask.
-    pub(crate) mask: u64,
-    /// Whether no type appears twice, so a fresh entity can take the bundle
-    /// by appending to each storage.
-    pub(crate) distinct: bool,
-}
-
-/// The [`BundleInfo`] of every bundle type a world has spawned.
-#[derive(Default)]
-pub(crate) struct BundleIds {
-    infos: Vec<BundleInfo>,
-    index: HashMap<TypeId, usize, BuildHasherDefault<TypeIdHasher>>,
-    /// The bundle type looked up last: loops that spawn one kind of entity skip
-    /// the hash map.
-    recent: Option<(TypeId, usize)>,
-}
-
-impl BundleIds {
-    /// `B`'s info, registering its types on first sight.
-    #[inline]
-    pub(crate) fn of<B: Bundle>(&mut self, storages: &mut Storages) -> &BundleInfo {
-        let type_id = TypeId::of::<B>();
-        let at = match self.recent {
-            Some((recent, at)) if recent == type_id => at,
-            _ => {
-                let at = match self.index.get(&type_id) {
-                    Some(&at) => at,
-                    None => self.register::<B>(storages),
-                };
-                self.recent = Some((type_id, at));
-                at
-            }
-        };
-        &self.infos[at]
-    }
-
-    #[cold]
-    fn register<B: Bundle>(&mut self, storages: &mut Storages) -> usize {
-        let mut ids = Vec::new();
-        B::register(storages, &mut ids);
-        let mask = ids.iter().fold(0, |mask, &id| mask | mask_bit(id));
-        let distinct = ids.iter().enumerate().all(|(i, id)| !ids[..i].contains(id));
-        self.infos.push(BundleInfo {
-            ids: ids.into_boxed_slice(),
-            mask,
-            distinct,
-        });
-        self.index.insert(TypeId::of::<B>(), self.infos.len() - 1);
-        self.infos.len() - 1
-    }
 }
 
 macro_rules! tuple_bundle {
@@ -227,7 +178,7 @@ macro_rules! tuple_bundle {
 
             #[inline]
             fn columns(
-                storages: &mut Storages,
+                storages: &Storages,
                 ids: &mut slice::Iter<'_, ComponentId>,
             ) -> Self::Columns {
                 ($($name::columns(storages, ids),)*)
@@ -244,15 +195,15 @@ macro_rules! tuple_bundle {
             #[inline]
             fn write(
                 self,
-                placement: &mut Placement<'_>,
+                writer: &mut impl ComponentWriter,
                 ids: &mut slice::Iter<'_, ComponentId>,
                 entity: Entity,
             ) {
                 let ($($name,)*) = self;
-                $($name.write(placement, ids, entity);)*
+                $($name.write(writer, ids, entity);)*
             }
         }
     };
 }
 
-crate::macros::all_tuple_pairs!(tuple_bundle: (B15, c15), (B14, c14), (B13, c13), (B12, c12), (B11, c11), (B10, c10), (B9, c9), (B8, c8), (B7, c7), (B6, c6), (B5, c5), (B4, c4), (B3, c3), (B2, c2), (B1, c1), (B0, c0));
+crate::util::macros::all_tuple_pairs!(tuple_bundle: (B15, c15), (B14, c14), (B13, c13), (B12, c12), (B11, c11), (B10, c10), (B9, c9), (B8, c8), (B7, c7), (B6, c6), (B5, c5), (B4, c4), (B3, c3), (B2, c2), (B1, c1), (B0, c0));

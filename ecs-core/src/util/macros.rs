@@ -5,7 +5,7 @@
 macro_rules! all_tuples {
     ($mac:ident: $first:ident $(, $rest:ident)*) => {
         $mac!($first $(, $rest)*);
-        crate::macros::all_tuples!($mac: $($rest),*);
+        crate::util::macros::all_tuples!($mac: $($rest),*);
     };
     ($mac:ident:) => {
         $mac!();
@@ -19,7 +19,7 @@ pub(crate) use all_tuples;
 macro_rules! all_tuple_pairs {
     ($mac:ident: ($first:ident, $first_b:ident) $(, ($rest:ident, $rest_b:ident))*) => {
         $mac!(($first, $first_b) $(, ($rest, $rest_b))*);
-        crate::macros::all_tuple_pairs!($mac: $(($rest, $rest_b)),*);
+        crate::util::macros::all_tuple_pairs!($mac: $(($rest, $rest_b)),*);
     };
     ($mac:ident:) => {
         $mac!();

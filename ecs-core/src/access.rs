@@ -2,7 +2,8 @@
 
 use core::any::TypeId;
 
-use crate::component::{Component, ShortName};
+use crate::component::Component;
+use crate::util::ShortName;
 
 /// How a query touches one component type's data.
 ///

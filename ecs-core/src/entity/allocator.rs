@@ -1,136 +1,8 @@
-//! Entity ids and the allocator that hands them out.
+//! The allocator: hands out entity ids, recycles despawned slots, answers liveness.
 
-use core::fmt;
-use core::hash::{Hash, Hasher};
 use core::num::NonZeroU32;
 
-use crate::component::ComponentId;
-use crate::error::Error;
-
-/// A handle to an entity: a 32-bit index and a 32-bit version.
-///
-/// The index names a slot in its [`World`](crate::World); the version tells
-/// apart the successive entities that occupy that slot. Despawning an entity
-/// bumps its slot's version, so an old handle never aliases the entity that
-/// reuses the slot: every API reports it as despawned instead.
-///
-/// The version is never zero, so `Option<Entity>` is as small as `Entity`.
-/// `Debug` prints `{index}v{version}`.
-///
-/// The 64 bits name a slot and a version, not a world: an id taken from one
-/// world and used in another is reported as never spawned there, unless that
-/// world happens to have a live entity with the same index and version, which
-/// it then names. Keep ids with the world they came from; to move entities
-/// between worlds, move their components and use the new ids.
-///
-/// ```
-/// use ecs_core::prelude::*;
-///
-/// let mut world = World::new();
-/// let e = world.spawn(());
-/// assert_eq!((e.index(), e.version()), (0, 1));
-/// assert_eq!(format!("{e:?}"), "0v1");
-/// assert_eq!(Entity::from_bits(e.to_bits()), Some(e));
-/// assert_eq!(size_of::<Option<Entity>>(), 8);
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[repr(C, align(8))]
-pub struct Entity {
-    index: u32,
-    version: NonZeroU32,
-}
-
-impl Entity {
-    /// Builds a handle from its parts. Used by the allocator and by tests.
-    #[inline]
-    pub(crate) const fn new(index: u32, version: NonZeroU32) -> Self {
-        Self { index, version }
-    }
-
-    /// The slot this entity occupies in its world.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let (a, b) = (world.spawn(()), world.spawn(()));
-    /// assert_eq!((a.index(), b.index()), (0, 1));
-    /// ```
-    #[inline]
-    pub const fn index(self) -> u32 {
-        self.index
-    }
-
-    /// How many times the slot has been reused before this entity, plus one.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let a = world.spawn(());
-    /// world.despawn(a)?;
-    /// let b = world.spawn(());
-    /// assert_eq!((b.index(), b.version()), (0, 2));
-    /// # Ok::<(), ecs_core::Error>(())
-    /// ```
-    #[inline]
-    pub const fn version(self) -> u32 {
-        self.version.get()
-    }
-
-    /// Packs the handle into 64 bits: the version in the high half, the index in the low half.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// let mut world = World::new();
-    /// let e = world.spawn(());
-    /// assert_eq!(e.to_bits(), 1 << 32);
-    /// ```
-    #[inline]
-    pub const fn to_bits(self) -> u64 {
-        ((self.version.get() as u64) << 32) | self.index as u64
-    }
-
-    /// Unpacks a handle made by [`to_bits`](Self::to_bits).
-    ///
-    /// Returns `None` when the version half is zero, since no entity has version 0.
-    /// Any other value is a well-formed handle; whether it names a live entity is
-    /// for a world to say, and every world API answers that with an error, never UB.
-    ///
-    /// ```
-    /// # use ecs_core::prelude::*;
-    /// assert_eq!(Entity::from_bits(7), None);
-    /// let e = Entity::from_bits((3 << 32) | 7).unwrap();
-    /// assert_eq!(format!("{e:?}"), "7v3");
-    /// ```
-    #[inline]
-    pub const fn from_bits(bits: u64) -> Option<Entity> {
-        match NonZeroU32::new((bits >> 32) as u32) {
-            Some(version) => Some(Entity {
-                index: bits as u32,
-                version,
-            }),
-            None => None,
-        }
-    }
-}
-
-impl Hash for Entity {
-    #[inline]
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.to_bits());
-    }
-}
-
-impl fmt::Debug for Entity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}v{}", self.index, self.version)
-    }
-}
-
-impl fmt::Display for Entity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
-}
+use super::Entity;
 
 /// One slot of the allocator.
 ///
@@ -140,32 +12,6 @@ impl fmt::Display for Entity {
 struct Slot {
     version: NonZeroU32,
     alive: bool,
-    /// Bit `i` set: the live entity holds the component with id `i` (ids below
-    /// [`MASKED_COMPONENTS`]). Zero whenever the slot is free.
-    components: u64,
-}
-
-/// Component ids below this are tracked per entity in a bit mask, so despawning
-/// visits only the storages the entity is in; higher ids are probed.
-pub(crate) const MASKED_COMPONENTS: usize = 64;
-
-/// The bit of component `id` in an entity's component mask; none beyond the mask's reach.
-#[inline]
-pub(crate) fn mask_bit(id: ComponentId) -> u64 {
-    if id.index() < MASKED_COMPONENTS {
-        1 << id.index()
-    } else {
-        0
-    }
-}
-
-/// The component ids whose bits are set in `mask`, in id order.
-pub(crate) fn masked_ids(mut mask: u64) -> impl Iterator<Item = ComponentId> {
-    core::iter::from_fn(move || {
-        let id = mask.trailing_zeros();
-        mask &= mask.wrapping_sub(1);
-        (id < 64).then_some(ComponentId(id))
-    })
 }
 
 /// Hands out entity ids, recycles despawned slots, and answers liveness.
@@ -185,6 +31,15 @@ pub(crate) struct Entities {
     slots: Vec<Slot>,
     free: Vec<u32>,
     alive: usize,
+}
+
+/// A handle that names no live entity: despawned, or never handed out by
+/// this allocator. The crate's `Error` turns it into words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DeadEntity {
+    pub(crate) entity: Entity,
+    /// Whether the slot held this very entity once (else it was never spawned here).
+    pub(crate) despawned: bool,
 }
 
 /// What the allocator knows about a handle.
@@ -216,7 +71,6 @@ impl Entities {
         self.slots.push(Slot {
             version: NonZeroU32::MIN,
             alive: true,
-            components: 0,
         });
         Entity::new(index, NonZeroU32::MIN)
     }
@@ -227,12 +81,11 @@ impl Entities {
             .reserve(additional.saturating_sub(self.free.len()));
     }
 
-    /// Frees a live entity's slot. Returns the error that describes `entity` if it is not alive.
-    pub(crate) fn free(&mut self, entity: Entity) -> Result<(), Error> {
+    /// Frees a live entity's slot; a dead `entity` is refused, and nothing changes.
+    pub(crate) fn free(&mut self, entity: Entity) -> Result<(), DeadEntity> {
         self.check(entity)?;
         let slot = &mut self.slots[entity.index() as usize];
         slot.alive = false;
-        slot.components = 0;
         self.alive -= 1;
         if slot.version.get() < u32::MAX {
             self.free.push(entity.index());
@@ -245,7 +98,6 @@ impl Entities {
         for (index, slot) in self.slots.iter_mut().enumerate() {
             if slot.alive {
                 slot.alive = false;
-                slot.components = 0;
                 if slot.version.get() < u32::MAX {
                     self.free.push(index as u32);
                 }
@@ -276,41 +128,25 @@ impl Entities {
         }
     }
 
-    /// `Ok` when `entity` is alive, otherwise the error that says why not.
+    /// `Ok` when `entity` is alive, otherwise why not.
     #[inline]
-    pub(crate) fn check(&self, entity: Entity) -> Result<(), Error> {
+    pub(crate) fn check(&self, entity: Entity) -> Result<(), DeadEntity> {
         if self.is_alive(entity) {
             return Ok(());
         }
-        Err(match self.liveness(entity) {
-            Liveness::Alive => unreachable!("is_alive and liveness disagree"),
-            Liveness::Despawned => Error::Despawned { entity },
-            Liveness::NeverSpawned => Error::NeverSpawned { entity },
-        })
+        Err(self.dead(entity))
     }
 
-    /// Records that the live entity at `index` now holds component `id`.
-    #[inline]
-    pub(crate) fn mark(&mut self, index: u32, id: ComponentId) {
-        self.slots[index as usize].components |= mask_bit(id);
-    }
-
-    /// Records that the live entity at `index` now holds every component in `mask`.
-    #[inline]
-    pub(crate) fn mark_all(&mut self, index: u32, mask: u64) {
-        self.slots[index as usize].components |= mask;
-    }
-
-    /// Records that the live entity at `index` no longer holds component `id`.
-    #[inline]
-    pub(crate) fn unmark(&mut self, index: u32, id: ComponentId) {
-        self.slots[index as usize].components &= !mask_bit(id);
-    }
-
-    /// The masked components of the live entity at `index`.
-    #[inline]
-    pub(crate) fn components(&self, index: u32) -> u64 {
-        self.slots[index as usize].components
+    #[cold]
+    fn dead(&self, entity: Entity) -> DeadEntity {
+        DeadEntity {
+            entity,
+            despawned: match self.liveness(entity) {
+                Liveness::Alive => unreachable!("is_alive and liveness disagree"),
+                Liveness::Despawned => true,
+                Liveness::NeverSpawned => false,
+            },
+        }
     }
 
     /// Every live entity, in index order.
@@ -438,7 +274,13 @@ mod tests {
         let mut entities = Entities::default();
         let a = entities.alloc();
         entities.free(a).unwrap();
-        assert_eq!(entities.free(a), Err(Error::Despawned { entity: a }));
+        assert_eq!(
+            entities.free(a),
+            Err(DeadEntity {
+                entity: a,
+                despawned: true
+            })
+        );
         assert_eq!(entities.free_count(), 1);
         assert_eq!(entities.len(), 0);
     }
@@ -464,18 +306,5 @@ mod tests {
         assert!(ids.iter().all(|&e| !entities.is_alive(e)));
         let again: Vec<_> = (0..3).map(|_| entities.alloc()).collect();
         assert!(again.iter().all(|e| e.version() == 2));
-    }
-
-    #[test]
-    fn bits_round_trip() {
-        let e = Entity::new(u32::MAX, v(u32::MAX));
-        assert_eq!(Entity::from_bits(e.to_bits()), Some(e));
-        assert_eq!(Entity::from_bits(u64::from(u32::MAX)), None);
-    }
-
-    #[test]
-    fn ordering_is_by_index_then_version() {
-        assert!(Entity::new(1, v(9)) < Entity::new(2, v(1)));
-        assert!(Entity::new(1, v(1)) < Entity::new(1, v(2)));
     }
 }

@@ -1,6 +1,6 @@
 //! Counts and memory figures a world reports about itself.
 
-use crate::world::World;
+use super::World;
 
 /// A snapshot of what a [`World`](crate::World) holds and how much memory it uses.
 ///
@@ -61,18 +61,19 @@ impl World {
     /// assert_eq!((stats.live_entities, stats.component_types, stats.components), (1, 1, 1));
     /// ```
     pub fn stats(&self) -> WorldStats {
+        let data = &self.data;
         let mut stats = WorldStats {
-            live_entities: self.entities().len(),
-            entity_slots: self.entities().slot_count(),
-            free_slots: self.entities().free_count(),
+            live_entities: data.entities.len(),
+            entity_slots: data.entities.slot_count(),
+            free_slots: data.entities.free_count(),
             retired_slots: 0,
             component_types: 0,
             components: 0,
             sparse_pages: 0,
-            heap_bytes: self.entities().heap_bytes(),
+            heap_bytes: data.entities.heap_bytes() + data.masks.heap_bytes(),
         };
         stats.retired_slots = stats.entity_slots - stats.live_entities - stats.free_slots;
-        for (_, set) in self.storages().erased() {
+        for (_, set) in data.storages.erased() {
             stats.component_types += 1;
             stats.components += set.len();
             stats.sparse_pages += set.page_count();

@@ -1,26 +1,28 @@
-//! Adding and removing components with everything that follows from it: the
-//! entity's component mask and the groups kept in step with the storages.
+//! The one funnel for structural change: every component added or removed and
+//! every entity spawned or despawned passes through here, with the entity's
+//! component mask and every [`StructuralHook`] kept in step.
 
-use crate::bundle::{Bundle, BundleInfo};
-use crate::component::{Component, ComponentId};
-use crate::deferred_panic::DeferredPanic;
-use crate::entity::{Entities, Entity, MASKED_COMPONENTS, masked_ids};
-use crate::group::Groups;
+use crate::bundle::{Bundle, BundleInfo, ComponentWriter};
+use crate::component::{Component, ComponentId, ComponentMasks, MASKED_COMPONENTS, masked_ids};
+use crate::entity::{Entities, Entity};
 use crate::storage::Storages;
+use crate::util::DeferredPanic;
+
+use super::hooks::{Hooks, StructuralHook};
 
 /// The parts of a world a structural change touches, borrowed together.
-///
-/// `pub` only so the sealed bundle trait can name it; the module is private.
-pub struct Placement<'a> {
+pub(crate) struct Structural<'a> {
     pub(crate) storages: &'a mut Storages,
     pub(crate) entities: &'a mut Entities,
-    pub(crate) groups: &'a mut Groups,
+    pub(crate) masks: &'a mut ComponentMasks,
+    /// Everything that follows structural change, told through one interface.
+    pub(crate) hooks: Hooks<'a>,
 }
 
-impl Placement<'_> {
+impl Structural<'_> {
     /// Gives the live `entity` `value` in storage `id` (which must be `T`'s),
     /// returning the value it replaces. A new component is recorded in the
-    /// entity's mask and joins its group before the caller drops anything.
+    /// entity's mask and announced to the hooks before the caller drops anything.
     #[inline]
     pub(crate) fn insert<T: Component>(
         &mut self,
@@ -30,27 +32,41 @@ impl Placement<'_> {
     ) -> Option<T> {
         let replaced = self.storages.typed_mut::<T>(id).insert(entity, value);
         if replaced.is_none() {
-            self.entities.mark(entity.index(), id);
-            if !self.groups.is_empty() {
-                self.groups.on_insert(id, entity, self.storages);
+            self.masks.mark(entity.index(), id);
+            if !self.hooks.is_idle() {
+                self.hooks.after_add(id, entity, self.storages);
             }
         }
         replaced
     }
 
-    /// Gives the freshly allocated `entity` every component of `bundle`.
+    /// Gives the live `entity` every component of `bundle`, whose registered
+    /// ids are `ids`; values it replaces are dropped.
+    #[inline]
+    pub(crate) fn insert_bundle<B: Bundle>(
+        &mut self,
+        ids: &[ComponentId],
+        bundle: B,
+        entity: Entity,
+    ) {
+        bundle.write(self, &mut ids.iter(), entity);
+    }
+
+    /// Allocates an entity and gives it every component of `bundle`.
     ///
     /// A bundle of distinct types is appended to each storage; one that repeats
     /// a type takes the general path, where the later value replaces the earlier.
     #[inline]
-    pub(crate) fn spawn<B: Bundle>(&mut self, info: &BundleInfo, bundle: B, entity: Entity) {
+    pub(crate) fn spawn<B: Bundle>(&mut self, info: &BundleInfo, bundle: B) -> Entity {
+        let entity = self.entities.alloc();
         if info.distinct {
             let columns = B::columns(self.storages, &mut info.ids.iter());
-            let grouped = !self.groups.is_empty();
-            self.append_fresh(info, &columns, grouped, bundle, entity);
+            let hooked = !self.hooks.is_idle();
+            self.append_fresh(info, &columns, hooked, bundle, entity);
         } else {
             bundle.write(self, &mut info.ids.iter(), entity);
         }
+        entity
     }
 
     /// Spawns one entity per bundle of `bundles`, appending their ids to `spawned`;
@@ -61,12 +77,18 @@ impl Placement<'_> {
         bundles: impl Iterator<Item = B>,
         spawned: &mut Vec<Entity>,
     ) {
+        let additional = bundles.size_hint().0;
+        self.entities.reserve(additional);
+        self.masks.reserve(additional);
+        B::reserve(self.storages, &mut info.ids.iter(), additional);
         if info.distinct {
+            // Root pointers: a hook reborrowing a storage between two appends
+            // leaves them valid (see `Storages`).
             let columns = B::columns(self.storages, &mut info.ids.iter());
-            let grouped = !self.groups.is_empty();
+            let hooked = !self.hooks.is_idle();
             for bundle in bundles {
                 let entity = self.entities.alloc();
-                self.append_fresh(info, &columns, grouped, bundle, entity);
+                self.append_fresh(info, &columns, hooked, bundle, entity);
                 spawned.push(entity);
             }
         } else {
@@ -80,26 +102,27 @@ impl Placement<'_> {
 
     /// Appends `bundle`'s components (of distinct types) for the fresh `entity`
     /// through `columns`, with no look for a value to replace, sets its mask bits
-    /// at once, and, when the world has groups, lets them take it in.
+    /// at once, and, when a hook listens, announces each component.
     #[inline(always)]
     fn append_fresh<B: Bundle>(
         &mut self,
         info: &BundleInfo,
         columns: &B::Columns,
-        grouped: bool,
+        hooked: bool,
         bundle: B,
         entity: Entity,
     ) {
         // Marked first: should an append panic (only a capacity overflow can),
         // the mask names at most components the entity lacks, which despawn
         // tolerates.
-        self.entities.mark_all(entity.index(), info.mask);
-        // SAFETY: the columns were resolved from this world's storages, which
-        // `self` borrows mutably; storages never move or drop while the world lives.
+        self.masks.mark_all(entity.index(), info.mask);
+        // SAFETY: the columns are root pointers of this world's storages, which
+        // `self` borrows mutably; storages never move or drop while the world
+        // lives, and no reference into them is held across this call.
         unsafe { bundle.push_new(columns, entity) };
-        if grouped {
+        if hooked {
             for &id in info.ids.iter() {
-                self.groups.on_insert(id, entity, self.storages);
+                self.hooks.after_add(id, entity, self.storages);
             }
         }
     }
@@ -107,12 +130,12 @@ impl Placement<'_> {
     /// Takes component `id` (which must be `T`'s) away from the live `entity`.
     #[inline]
     pub(crate) fn remove<T: Component>(&mut self, id: ComponentId, entity: Entity) -> Option<T> {
-        if !self.groups.is_empty() {
-            self.groups.before_remove(id, entity, self.storages);
+        if !self.hooks.is_idle() {
+            self.hooks.before_remove(id, entity, self.storages);
         }
         let removed = self.storages.typed_mut::<T>(id).remove(entity);
         if removed.is_some() {
-            self.entities.unmark(entity.index(), id);
+            self.masks.unmark(entity.index(), id);
         }
         removed
     }
@@ -123,35 +146,55 @@ impl Placement<'_> {
     /// reach). A panicking `Drop` is carried past the remaining storages and
     /// resumed once the entity is fully despawned.
     pub(crate) fn despawn(&mut self, entity: Entity) {
-        if !self.groups.is_empty() {
-            self.groups.before_despawn(entity, self.storages);
+        if !self.hooks.is_idle() {
+            self.hooks.before_despawn(entity, self.storages);
         }
-        // A panic in a `Drop` is carried past the remaining storages.
         let mut panics = DeferredPanic::default();
         let mut remove_from = |storages: &mut Storages, id: ComponentId| {
             panics.keep(storages.erased_by_id_mut(id).remove_and_drop(entity));
         };
-        for id in masked_ids(self.entities.components(entity.index())) {
+        for id in masked_ids(self.masks.get(entity.index())) {
             remove_from(self.storages, id);
         }
         for id in MASKED_COMPONENTS..self.storages.len() {
             remove_from(self.storages, ComponentId(id as u32));
         }
+        self.masks.clear(entity.index());
         self.entities
             .free(entity)
             .expect("the entity was checked alive before despawning");
         panics.resume();
     }
 
+    /// Despawns every entity. A panicking `Drop` is carried past the remaining
+    /// storages and resumed once the world is empty.
+    pub(crate) fn clear(&mut self) {
+        self.hooks.before_clear(self.storages);
+        let mut panics = DeferredPanic::default();
+        for set in self.storages.erased_mut() {
+            panics.run(|| set.clear());
+        }
+        self.masks.clear_all();
+        self.entities.free_all();
+        panics.resume();
+    }
+
     /// The components the live `entity` holds, in id order.
     pub(crate) fn held<'a>(
         storages: &'a Storages,
-        entities: &Entities,
+        masks: &ComponentMasks,
         entity: Entity,
     ) -> impl Iterator<Item = ComponentId> + 'a {
         let beyond = (MASKED_COMPONENTS as u32..storages.len() as u32)
             .map(ComponentId)
             .filter(move |&id| storages.erased_by_id(id).contains(entity));
-        masked_ids(entities.components(entity.index())).chain(beyond)
+        masked_ids(masks.get(entity.index())).chain(beyond)
+    }
+}
+
+impl ComponentWriter for Structural<'_> {
+    #[inline]
+    fn insert<T: Component>(&mut self, id: ComponentId, entity: Entity, value: T) -> Option<T> {
+        Structural::insert(self, id, entity, value)
     }
 }

@@ -1,18 +1,27 @@
-//! The world: entities, and one storage per component type.
+//! The world: entities, and one storage per component type. This file holds
+//! the struct and the operations on entities; the other files of `world/` hold
+//! every other `impl World`, one concept each.
+
+mod entity_ref;
+mod group;
+mod hooks;
+mod query;
+mod stats;
+mod structural;
 
 use core::fmt;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::bundle::{Bundle, BundleIds};
+use crate::bundle::{Bundle, BundleRegistry};
 use crate::component::{Component, ComponentInfo};
-use crate::deferred_panic::DeferredPanic;
 use crate::entity::{Entities, Entity};
-use crate::entity_ref::{EntityMut, EntityRef};
 use crate::error::Error;
-use crate::group::Groups;
-use crate::placement::Placement;
-use crate::query::AlignmentCache;
-use crate::storage::Storages;
+use crate::view::{Exclusive, WorldData, WorldView};
+
+pub use entity_ref::{EntityMut, EntityRef};
+pub use stats::WorldStats;
+
+use hooks::Hooks;
+use structural::Structural;
 
 /// A container of entities and their components.
 ///
@@ -46,11 +55,9 @@ use crate::storage::Storages;
 /// ```
 #[derive(Default)]
 pub struct World {
-    entities: Entities,
-    storages: Storages,
-    bundles: BundleIds,
-    groups: Groups,
-    alignment: Mutex<AlignmentCache>,
+    /// What views reach; its structure changes only through [`Structural`].
+    data: WorldData,
+    bundles: BundleRegistry,
 }
 
 impl World {
@@ -85,11 +92,9 @@ impl World {
     /// ```
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        let (bundles, mut placement) = self.split();
-        let entity = placement.entities.alloc();
-        let info = bundles.of::<B>(placement.storages);
-        placement.spawn(info, bundle, entity);
-        entity
+        let (bundles, mut structural) = self.split();
+        let info = bundles.of::<B>(structural.storages);
+        structural.spawn(info, bundle)
     }
 
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
@@ -118,13 +123,10 @@ impl World {
         I: IntoIterator<Item = B>,
     {
         let bundles = bundles.into_iter();
-        let additional = bundles.size_hint().0;
-        let (infos, mut placement) = self.split();
-        placement.entities.reserve(additional);
-        let info = infos.of::<B>(placement.storages);
-        B::reserve(placement.storages, &mut info.ids.iter(), additional);
-        let mut spawned = Vec::with_capacity(additional);
-        placement.spawn_many(info, bundles, &mut spawned);
+        let mut spawned = Vec::with_capacity(bundles.size_hint().0);
+        let (infos, mut structural) = self.split();
+        let info = infos.of::<B>(structural.storages);
+        structural.spawn_many(info, bundles, &mut spawned);
         spawned
     }
 
@@ -150,8 +152,8 @@ impl World {
         entity: Entity,
         component: T,
     ) -> Result<Option<T>, Error> {
-        self.entities.check(entity)?;
-        let id = self.storages.register::<T>();
+        self.data.entities.check(entity)?;
+        let id = self.data.storages.register::<T>();
         Ok(self.split().1.insert(id, entity, component))
     }
 
@@ -171,10 +173,10 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
-        self.entities.check(entity)?;
-        let (bundles, mut placement) = self.split();
-        let ids = &bundles.of::<B>(placement.storages).ids;
-        bundle.write(&mut placement, &mut ids.iter(), entity);
+        self.data.entities.check(entity)?;
+        let (bundles, mut structural) = self.split();
+        let ids = &bundles.of::<B>(structural.storages).ids;
+        structural.insert_bundle(ids, bundle, entity);
         Ok(())
     }
 
@@ -198,14 +200,14 @@ impl World {
     /// ```
     #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
-        self.entities.check(entity)?;
-        let Some(id) = self.storages.id_of_mut::<T>() else {
-            return Err(missing::<T>(entity));
+        self.data.entities.check(entity)?;
+        let Some(id) = self.data.storages.id_of_mut::<T>() else {
+            return Err(Error::missing::<T>(entity));
         };
         self.split()
             .1
             .remove(id, entity)
-            .ok_or_else(|| missing::<T>(entity))
+            .ok_or_else(|| Error::missing::<T>(entity))
     }
 
     /// Whether `entity` is alive and has a `T`. False for dead or unknown entities.
@@ -225,7 +227,8 @@ impl World {
     #[inline]
     pub fn contains<T: Component>(&self, entity: Entity) -> bool {
         // A storage only maps live entities, with their current version.
-        self.storages
+        self.data
+            .storages
             .get::<T>()
             .is_some_and(|set| set.contains(entity))
     }
@@ -244,9 +247,14 @@ impl World {
     /// ```
     #[inline]
     pub fn get<T: Component>(&self, entity: Entity) -> Result<&T, Error> {
-        match self.storages.get::<T>().and_then(|set| set.get(entity)) {
+        match self
+            .data
+            .storages
+            .get::<T>()
+            .and_then(|set| set.get(entity))
+        {
             Some(value) => Ok(value),
-            None => Err(lookup_error::<T>(&self.entities, entity)),
+            None => Err(lookup_error::<T>(&self.data.entities, entity)),
         }
     }
 
@@ -266,12 +274,13 @@ impl World {
     #[inline]
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Result<&mut T, Error> {
         match self
+            .data
             .storages
             .get_mut::<T>()
             .and_then(|set| set.get_mut(entity))
         {
             Some(value) => Ok(value),
-            None => Err(lookup_error::<T>(&self.entities, entity)),
+            None => Err(lookup_error::<T>(&self.data.entities, entity)),
         }
     }
 
@@ -294,7 +303,7 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
-        self.entities.check(entity)?;
+        self.data.entities.check(entity)?;
         self.split().1.despawn(entity);
         Ok(())
     }
@@ -310,7 +319,7 @@ impl World {
     /// ```
     #[inline]
     pub fn is_alive(&self, entity: Entity) -> bool {
-        self.entities.is_alive(entity)
+        self.data.entities.is_alive(entity)
     }
 
     /// Number of live entities.
@@ -324,7 +333,7 @@ impl World {
     /// ```
     #[inline]
     pub fn len(&self) -> usize {
-        self.entities.len()
+        self.data.entities.len()
     }
 
     /// Whether the world has no live entity.
@@ -353,13 +362,7 @@ impl World {
     /// assert_eq!(world.spawn(()).version(), 2);
     /// ```
     pub fn clear(&mut self) {
-        self.groups.clear();
-        let mut panics = DeferredPanic::default();
-        for set in self.storages.erased_mut() {
-            panics.run(|| set.clear());
-        }
-        self.entities.free_all();
-        panics.resume();
+        self.split().1.clear();
     }
 
     /// A read-only handle to a live entity.
@@ -376,7 +379,7 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn entity(&self, entity: Entity) -> Result<EntityRef<'_>, Error> {
-        self.entities.check(entity)?;
+        self.data.entities.check(entity)?;
         Ok(EntityRef::new(self, entity))
     }
 
@@ -397,7 +400,7 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn entity_mut(&mut self, entity: Entity) -> Result<EntityMut<'_>, Error> {
-        self.entities.check(entity)?;
+        self.data.entities.check(entity)?;
         Ok(EntityMut::new(self, entity))
     }
 
@@ -420,81 +423,80 @@ impl World {
         &self,
         entity: Entity,
     ) -> Result<impl Iterator<Item = &ComponentInfo> + '_, Error> {
-        self.entities.check(entity)?;
-        Ok(
-            Placement::held(&self.storages, &self.entities, entity)
-                .map(|id| self.storages.info(id)),
-        )
+        self.data.entities.check(entity)?;
+        let storages = &self.data.storages;
+        Ok(Structural::held(storages, &self.data.masks, entity).map(|id| storages.info(id)))
     }
 
-    /// The bundle cache, and the parts a structural change touches, borrowed
-    /// apart so a bundle's info can be read while its components are placed.
-    pub(crate) fn split(&mut self) -> (&mut BundleIds, Placement<'_>) {
-        let placement = Placement {
-            storages: &mut self.storages,
-            entities: &mut self.entities,
-            groups: &mut self.groups,
+    /// The bundle registry, and the structural funnel, borrowed apart so a
+    /// bundle's info can be read while its components are placed.
+    fn split(&mut self) -> (&mut BundleRegistry, Structural<'_>) {
+        let data = &mut self.data;
+        let structural = Structural {
+            storages: &mut data.storages,
+            entities: &mut data.entities,
+            masks: &mut data.masks,
+            hooks: Hooks {
+                groups: &mut data.groups,
+            },
         };
-        (&mut self.bundles, placement)
+        (&mut self.bundles, structural)
     }
 
-    /// What queries have learned about aligned storages. Locked only while a
-    /// query is being built; a poisoned lock still holds valid data (every
-    /// entry is checked against the storages before use).
-    pub(crate) fn alignment_cache(&self) -> MutexGuard<'_, AlignmentCache> {
-        self.alignment
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+    /// A read-only view of this world, for queries.
+    #[inline]
+    pub(crate) fn view(&self) -> WorldView<'_> {
+        WorldView::shared(&self.data)
     }
 
-    pub(crate) fn groups(&self) -> &Groups {
-        &self.groups
-    }
-
-    pub(crate) fn storages(&self) -> &Storages {
-        &self.storages
-    }
-
-    pub(crate) fn entities(&self) -> &Entities {
-        &self.entities
+    /// A view that may write component data, for queries.
+    #[inline]
+    pub(crate) fn view_mut(&mut self) -> WorldView<'_, Exclusive> {
+        WorldView::exclusive(&mut self.data)
     }
 
     #[cfg(test)]
     pub(crate) fn entities_mut(&mut self) -> &mut Entities {
-        &mut self.entities
+        &mut self.data.entities
     }
 
     /// Checks the invariants that tie storages to the allocator.
     #[cfg(test)]
     pub(crate) fn assert_invariants(&self) {
-        self.groups.assert_invariants(&self.storages);
+        let WorldData {
+            entities,
+            masks,
+            storages,
+            groups,
+            ..
+        } = &self.data;
+        groups.assert_invariants(storages);
         let mut masked_members = 0;
-        for (id, set) in self.storages.erased() {
-            let bit = crate::entity::mask_bit(id);
+        for (id, set) in storages.erased() {
+            let bit = crate::component::mask_bit(id);
             if bit != 0 {
                 masked_members += set.entities().len();
                 for &entity in set.entities() {
-                    let mask = self.entities.components(entity.index());
+                    let mask = masks.get(entity.index());
                     assert!(mask & bit != 0, "{entity:?} unmarked for {id:?}");
                 }
             }
         }
-        let marked: usize = self
-            .entities
+        let marked: usize = entities
             .iter_alive()
-            .map(|e| self.entities.components(e.index()).count_ones() as usize)
+            .map(|e| masks.get(e.index()).count_ones() as usize)
             .sum();
         assert_eq!(
             marked, masked_members,
             "masks name components no storage holds"
         );
-        for (id, set) in self.storages.erased() {
+        for (id, set) in storages.erased() {
             set.assert_invariants();
             for &entity in set.entities() {
                 assert!(
                     self.is_alive(entity),
                     "storage of {} holds dead entity {entity:?}",
-                    self.storages.info(id).name()
+                    storages.info(id).name()
                 );
             }
         }
@@ -505,16 +507,8 @@ impl World {
 #[cold]
 fn lookup_error<T: Component>(entities: &Entities, entity: Entity) -> Error {
     match entities.check(entity) {
-        Err(dead) => dead,
-        Ok(()) => missing::<T>(entity),
-    }
-}
-
-#[cold]
-pub(crate) fn missing<T: Component>(entity: Entity) -> Error {
-    Error::MissingComponent {
-        entity,
-        component: core::any::type_name::<T>(),
+        Err(dead) => dead.into(),
+        Ok(()) => Error::missing::<T>(entity),
     }
 }
 
@@ -522,7 +516,7 @@ impl fmt::Debug for World {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("World")
             .field("entities", &self.len())
-            .field("component_types", &self.storages.erased().count())
+            .field("component_types", &self.data.storages.len())
             .finish()
     }
 }

@@ -4,11 +4,11 @@
 //! nothing else can despawn its entity: the borrow checker enforces what a weak
 //! reference checks at run time in other engines.
 
+use super::World;
 use crate::bundle::Bundle;
 use crate::component::{Component, ComponentInfo};
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::world::World;
 
 /// A read-only handle to a live entity, from [`World::entity`].
 ///

@@ -2,8 +2,8 @@
 
 use core::ptr::{NonNull, addr_of_mut};
 
+use super::sparse_index::{Slot, SparseIndex};
 use crate::entity::Entity;
-use crate::sparse_index::{Slot, SparseIndex};
 
 /// The storage of one component type.
 ///

@@ -1,10 +1,8 @@
 //! The world's entry points to queries: `query`, `query_filtered`, `query_ref`.
 
-use crate::world::World;
+use crate::query::{Query, QueryData, QueryFilter, ReadOnlyQueryData};
 
-use super::Query;
-use super::data::{QueryData, ReadOnlyQueryData, WorldSource};
-use super::filter::QueryFilter;
+use super::World;
 
 impl World {
     /// A query over every entity that holds what `Q` fetches.
@@ -29,7 +27,7 @@ impl World {
     /// }
     /// ```
     pub fn query<Q: QueryData>(&mut self) -> Query<'_, Q> {
-        Query::new(WorldSource::exclusive(self))
+        Query::new(self.view_mut())
     }
 
     /// A query over every entity that holds what `Q` fetches and passes `F`.
@@ -53,7 +51,7 @@ impl World {
     /// assert_eq!(total, 5);
     /// ```
     pub fn query_filtered<Q: QueryData, F: QueryFilter>(&mut self) -> Query<'_, Q, F> {
-        Query::new(WorldSource::exclusive(self))
+        Query::new(self.view_mut())
     }
 
     /// A read-only query through a shared borrow, so several can be used at
@@ -78,6 +76,6 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn query_ref<Q: ReadOnlyQueryData>(&self) -> Query<'_, Q> {
-        Query::new(WorldSource::shared(self))
+        Query::new(self.view())
     }
 }

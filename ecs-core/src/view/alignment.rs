@@ -6,8 +6,16 @@ use std::collections::HashMap;
 use std::hash::DefaultHasher;
 
 use crate::component::ComponentId;
+use crate::entity::Entity;
 
-use super::column::Required;
+/// A storage's dense order, as far as alignment goes: which storage, its
+/// entities, and how often they have moved.
+#[derive(Clone, Copy)]
+pub(crate) struct DenseOrder<'a> {
+    pub(crate) component: ComponentId,
+    pub(crate) entities: &'a [Entity],
+    pub(crate) reorders: u64,
+}
 
 /// One pair of storages: over `len` leading positions they held the same
 /// entities when they had reordered `driver_reorders` and `column_reorders` times.
@@ -32,10 +40,12 @@ pub(crate) struct AlignmentCache {
 
 impl AlignmentCache {
     /// How many leading positions of `column` hold exactly `driver`'s entities.
-    pub(crate) fn aligned_prefix(&mut self, driver: &Required<'_>, column: &Required<'_>) -> usize {
-        let (Some(driver_id), Some(column_id)) = (driver.component, column.component) else {
-            return 0;
-        };
+    pub(crate) fn aligned_prefix(
+        &mut self,
+        driver: DenseOrder<'_>,
+        column: DenseOrder<'_>,
+    ) -> usize {
+        let (driver_id, column_id) = (driver.component, column.component);
         if driver_id == column_id {
             return driver.entities.len();
         }

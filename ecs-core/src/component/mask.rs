@@ -1,0 +1,130 @@
+//! Which components each entity holds, as one bit per component type.
+
+use super::ComponentId;
+
+/// Component ids below this are tracked per entity in a bit mask, so despawning
+/// visits only the storages the entity is in; higher ids are probed.
+pub(crate) const MASKED_COMPONENTS: usize = 64;
+
+/// The bit of component `id` in an entity's component mask; none beyond the mask's reach.
+#[inline]
+pub(crate) fn mask_bit(id: ComponentId) -> u64 {
+    if id.index() < MASKED_COMPONENTS {
+        1 << id.index()
+    } else {
+        0
+    }
+}
+
+/// The component ids whose bits are set in `mask`, in id order.
+pub(crate) fn masked_ids(mut mask: u64) -> impl Iterator<Item = ComponentId> {
+    core::iter::from_fn(move || {
+        let id = mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+        (id < 64).then_some(ComponentId(id))
+    })
+}
+
+/// One mask per entity index: bit `i` set means the live entity at that index
+/// holds the component with id `i` (ids below [`MASKED_COMPONENTS`]).
+///
+/// Invariant (kept by the world's structural funnel): the mask of a free index
+/// is zero, and a set bit names a storage that holds the entity. Indices past
+/// the end read as zero.
+#[derive(Default)]
+pub(crate) struct ComponentMasks {
+    masks: Vec<u64>,
+}
+
+impl ComponentMasks {
+    /// Records that the entity at `index` now holds component `id`.
+    #[inline]
+    pub(crate) fn mark(&mut self, index: u32, id: ComponentId) {
+        self.mark_all(index, mask_bit(id));
+    }
+
+    /// Records that the entity at `index` now holds every component in `mask`.
+    #[inline]
+    pub(crate) fn mark_all(&mut self, index: u32, mask: u64) {
+        let index = index as usize;
+        if index >= self.masks.len() {
+            self.grow(index);
+        }
+        self.masks[index] |= mask;
+    }
+
+    #[cold]
+    fn grow(&mut self, index: usize) {
+        self.masks.resize(index + 1, 0);
+    }
+
+    /// Records that the entity at `index` no longer holds component `id`.
+    #[inline]
+    pub(crate) fn unmark(&mut self, index: u32, id: ComponentId) {
+        if let Some(mask) = self.masks.get_mut(index as usize) {
+            *mask &= !mask_bit(id);
+        }
+    }
+
+    /// The masked components of the entity at `index`.
+    #[inline]
+    pub(crate) fn get(&self, index: u32) -> u64 {
+        self.masks.get(index as usize).copied().unwrap_or(0)
+    }
+
+    /// Forgets every component of the entity at `index`, once it is despawned.
+    #[inline]
+    pub(crate) fn clear(&mut self, index: u32) {
+        if let Some(mask) = self.masks.get_mut(index as usize) {
+            *mask = 0;
+        }
+    }
+
+    /// Forgets every component of every entity.
+    pub(crate) fn clear_all(&mut self) {
+        self.masks.fill(0);
+    }
+
+    /// Makes room for `additional` more entity indices.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.masks.reserve(additional);
+    }
+
+    /// Bytes held on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.masks.capacity() * size_of::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_beyond_the_mask_have_no_bit() {
+        assert_eq!(mask_bit(ComponentId(0)), 1);
+        assert_eq!(mask_bit(ComponentId(63)), 1 << 63);
+        assert_eq!(mask_bit(ComponentId(64)), 0);
+    }
+
+    #[test]
+    fn masked_ids_walk_set_bits_in_order() {
+        let ids: Vec<u32> = masked_ids(0b1010_0001 | 1 << 63).map(|id| id.0).collect();
+        assert_eq!(ids, [0, 5, 7, 63]);
+        assert_eq!(masked_ids(0).count(), 0);
+    }
+
+    #[test]
+    fn marks_follow_each_index() {
+        let mut masks = ComponentMasks::default();
+        assert_eq!(masks.get(9), 0, "unseen indices hold nothing");
+        masks.mark(9, ComponentId(2));
+        masks.mark_all(3, 0b11);
+        masks.unmark(3, ComponentId(0));
+        assert_eq!((masks.get(9), masks.get(3)), (0b100, 0b10));
+        masks.clear(9);
+        assert_eq!(masks.get(9), 0);
+        masks.clear_all();
+        assert_eq!(masks.get(3), 0);
+    }
+}

@@ -1,0 +1,135 @@
+//! One storage behind a raw pointer, and what the world can do with it without its type.
+
+use core::any::{Any, TypeId};
+use core::ptr::NonNull;
+use std::panic::{self, AssertUnwindSafe};
+
+use crate::component::Component;
+use crate::entity::Entity;
+use crate::util::PanicPayload;
+
+use super::SparseSet;
+
+/// What the world can do with a storage without knowing its component type.
+pub(crate) trait ErasedStorage: Any + Send + Sync {
+    fn contains(&self, entity: Entity) -> bool;
+    /// Number of components stored.
+    fn len(&self) -> usize;
+    /// Sparse index pages allocated.
+    fn page_count(&self) -> usize;
+    /// Bytes held on the heap.
+    fn heap_bytes(&self) -> usize;
+    /// Removes and drops `entity`'s component. The set is consistent before the
+    /// value drops; a panic in its `Drop` is caught and returned, so the caller
+    /// can finish its work before resuming it.
+    fn remove_and_drop(&mut self, entity: Entity) -> Result<(), PanicPayload>;
+    fn clear(&mut self);
+    /// The entities holding this component, in dense order.
+    fn entities(&self) -> &[Entity];
+    /// The dense position of `entity`, if it holds this component.
+    fn dense_index(&self, entity: Entity) -> Option<usize>;
+    /// Swaps the entities at two dense positions, with their components.
+    fn swap_dense(&mut self, a: usize, b: usize);
+    #[cfg(test)]
+    fn assert_invariants(&self);
+}
+
+impl<T: Component> ErasedStorage for SparseSet<T> {
+    fn contains(&self, entity: Entity) -> bool {
+        SparseSet::contains(self, entity)
+    }
+    fn len(&self) -> usize {
+        SparseSet::entities(self).len()
+    }
+    fn page_count(&self) -> usize {
+        self.sparse().page_count()
+    }
+    fn heap_bytes(&self) -> usize {
+        SparseSet::heap_bytes(self)
+    }
+    fn remove_and_drop(&mut self, entity: Entity) -> Result<(), PanicPayload> {
+        let removed = self.remove(entity);
+        if core::mem::needs_drop::<T>() && removed.is_some() {
+            panic::catch_unwind(AssertUnwindSafe(|| drop(removed)))
+        } else {
+            Ok(())
+        }
+    }
+    fn clear(&mut self) {
+        SparseSet::clear(self);
+    }
+    fn entities(&self) -> &[Entity] {
+        SparseSet::entities(self)
+    }
+    fn dense_index(&self, entity: Entity) -> Option<usize> {
+        self.sparse().get(entity)
+    }
+    fn swap_dense(&mut self, a: usize, b: usize) {
+        SparseSet::swap_dense(self, a, b);
+    }
+    #[cfg(test)]
+    fn assert_invariants(&self) {
+        SparseSet::assert_invariants(self);
+    }
+}
+
+/// An owned, type-erased sparse set, reached through a raw pointer.
+///
+/// The world keeps its storages behind raw pointers rather than `Box`es so that
+/// a query can hold pointers into several storages at once, each derived from
+/// the allocation itself, without reborrowing the container for every one.
+///
+/// Invariants:
+/// - `ptr` comes from `Box::into_raw` of a `Box<SparseSet<T>>` for the `T` with
+///   `TypeId::of::<T>() == type_id`, and is freed exactly once, in `Drop`;
+/// - references made from `ptr` follow the borrow of the cell (shared from
+///   `&self`, exclusive from `&mut self`), except the columns of a query, which
+///   follow the borrow of the world the query was built from (see the exclusive `WorldView`).
+pub(super) struct StorageCell {
+    ptr: NonNull<dyn ErasedStorage>,
+    type_id: TypeId,
+}
+
+// SAFETY: the cell owns its `SparseSet<T>` exactly as a `Box` would, and
+// `ErasedStorage` requires `Send + Sync`.
+unsafe impl Send for StorageCell {}
+// SAFETY: as above. Through `&StorageCell` the storage is only read, except by
+// query columns built from an exclusive `WorldView`, which
+// `&mut World` rules out being shared.
+unsafe impl Sync for StorageCell {}
+
+impl StorageCell {
+    pub(super) fn new<T: Component>() -> Self {
+        let boxed: Box<dyn ErasedStorage> = Box::new(SparseSet::<T>::default());
+        Self {
+            ptr: NonNull::from(Box::leak(boxed)),
+            type_id: TypeId::of::<T>(),
+        }
+    }
+
+    #[inline]
+    pub(super) fn erased(&self) -> &dyn ErasedStorage {
+        // SAFETY: `ptr` is live until `Drop` and the shared borrow of `self` rules
+        // out an exclusive reference made from `&mut self`.
+        unsafe { self.ptr.as_ref() }
+    }
+
+    #[inline]
+    pub(super) fn erased_mut(&mut self) -> &mut dyn ErasedStorage {
+        // SAFETY: `ptr` is live until `Drop`, and `&mut self` is the only way in.
+        unsafe { self.ptr.as_mut() }
+    }
+
+    /// The typed pointer, if this cell holds a `SparseSet<T>`.
+    #[inline]
+    pub(super) fn typed<T: Component>(&self) -> Option<NonNull<SparseSet<T>>> {
+        (self.type_id == TypeId::of::<T>()).then(|| self.ptr.cast::<SparseSet<T>>())
+    }
+}
+
+impl Drop for StorageCell {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from `Box::leak` and is freed only here.
+        drop(unsafe { Box::from_raw(self.ptr.as_ptr()) });
+    }
+}

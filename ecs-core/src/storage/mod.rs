@@ -1,0 +1,192 @@
+//! The map from component type to its sparse set: one storage per component
+//! type, each owned behind a raw pointer so queries can reach several at once.
+
+mod cell;
+mod sparse_index;
+mod sparse_set;
+
+use core::any::TypeId;
+use core::hash::BuildHasherDefault;
+use core::ptr::NonNull;
+use std::collections::HashMap;
+
+use crate::component::{Component, ComponentId, ComponentInfo};
+use crate::util::{DeferredPanic, TypeIdHasher};
+
+pub(crate) use cell::ErasedStorage;
+use cell::StorageCell;
+pub(crate) use sparse_index::SparseIndex;
+pub(crate) use sparse_set::SparseSet;
+
+/// Every component type a world has seen, and its storage.
+///
+/// `pub` only so the sealed bundle trait can name it; the module is private.
+///
+/// Invariant: `infos[i]` and `cells[i]` describe the same type, whose `TypeId`
+/// maps to `ComponentId(i)` in `ids`.
+///
+/// Pointer provenance, one rule: every pointer that outlives a single call
+/// (query columns, the columns a batch spawn resolves once) is a copy of the
+/// cell's root raw pointer ([`root`](Self::root), [`lookup`](Self::lookup)),
+/// never derived from a `&mut SparseSet<T>`. A `&mut` made from the root for
+/// one call (`typed_mut`, `erased_by_id_mut`) may invalidate pointers derived
+/// from an earlier `&mut`, but never the root or its copies, so a hook that
+/// reborrows a storage in the middle of a batch leaves the batch's columns valid.
+#[derive(Default)]
+pub struct Storages {
+    ids: HashMap<TypeId, ComponentId, BuildHasherDefault<TypeIdHasher>>,
+    infos: Vec<ComponentInfo>,
+    cells: Vec<StorageCell>,
+    /// The type looked up last through `&mut self`: loops that insert or remove
+    /// one type over and over skip the hash map.
+    recent: Option<(TypeId, ComponentId)>,
+}
+
+impl Drop for Storages {
+    /// Drops every storage even if a component's `Drop` panics, then resumes
+    /// the first panic: one bad value never leaks the rest of the world.
+    fn drop(&mut self) {
+        let mut panics = DeferredPanic::default();
+        for cell in self.cells.drain(..) {
+            panics.run(|| drop(cell));
+        }
+        panics.resume();
+    }
+}
+
+impl Storages {
+    /// The id of `T`, if this world has seen it.
+    #[inline]
+    pub(crate) fn id_of<T: Component>(&self) -> Option<ComponentId> {
+        self.ids.get(&TypeId::of::<T>()).copied()
+    }
+
+    /// The id of `T`, if this world has seen it, through the one-entry cache.
+    #[inline]
+    pub(crate) fn id_of_mut<T: Component>(&mut self) -> Option<ComponentId> {
+        let type_id = TypeId::of::<T>();
+        if let Some((recent, id)) = self.recent
+            && recent == type_id
+        {
+            return Some(id);
+        }
+        let id = self.id_of::<T>()?;
+        self.recent = Some((type_id, id));
+        Some(id)
+    }
+
+    /// The id of `T`, registering `T` with an empty storage on first sight.
+    #[inline]
+    pub(crate) fn register<T: Component>(&mut self) -> ComponentId {
+        if let Some(id) = self.id_of_mut::<T>() {
+            return id;
+        }
+        self.register_new::<T>()
+    }
+
+    #[cold]
+    fn register_new<T: Component>(&mut self) -> ComponentId {
+        let id = ComponentId(u32::try_from(self.cells.len()).expect("too many component types"));
+        self.ids.insert(TypeId::of::<T>(), id);
+        self.infos.push(ComponentInfo::of::<T>(id));
+        self.cells.push(StorageCell::new::<T>());
+        id
+    }
+
+    /// `T`'s id and a raw pointer to its storage, for query columns.
+    ///
+    /// The pointer follows the rules of [`ptr`](Self::ptr).
+    #[inline]
+    pub(crate) fn lookup<T: Component>(&self) -> Option<(ComponentId, NonNull<SparseSet<T>>)> {
+        let id = self.id_of::<T>()?;
+        Some((id, self.cells[id.index()].typed::<T>()?))
+    }
+
+    /// The storage registered as `id`, without its type.
+    pub(crate) fn erased_by_id(&self, id: ComponentId) -> &dyn ErasedStorage {
+        self.cells[id.index()].erased()
+    }
+
+    /// The storage registered as `id`, without its type, mutably.
+    pub(crate) fn erased_by_id_mut(&mut self, id: ComponentId) -> &mut dyn ErasedStorage {
+        self.cells[id.index()].erased_mut()
+    }
+
+    /// A raw pointer to `T`'s storage, for query columns.
+    ///
+    /// Reading through it is allowed while `self` is borrowed; writing only while
+    /// the world is borrowed exclusively by the caller (see the exclusive `WorldView`).
+    #[inline]
+    pub(crate) fn ptr<T: Component>(&self) -> Option<NonNull<SparseSet<T>>> {
+        Some(self.lookup::<T>()?.1)
+    }
+
+    #[inline]
+    pub(crate) fn get<T: Component>(&self) -> Option<&SparseSet<T>> {
+        let ptr = self.ptr::<T>()?;
+        // SAFETY: the cell holds a live `SparseSet<T>` (checked by `typed`).
+        // Exclusive access to it exists only under `&mut Storages` or in a query
+        // over a mutably borrowed world, whose own code never calls this.
+        Some(unsafe { ptr.as_ref() })
+    }
+
+    #[inline]
+    pub(crate) fn get_mut<T: Component>(&mut self) -> Option<&mut SparseSet<T>> {
+        let mut ptr = self.ptr::<T>()?;
+        // SAFETY: the cell holds a live `SparseSet<T>`, and `&mut self` rules out
+        // every other reference to it.
+        Some(unsafe { ptr.as_mut() })
+    }
+
+    /// The root raw pointer of the storage registered as `id`, which must be
+    /// `T`'s: the one pointer from which longer-lived paths to its data derive.
+    ///
+    /// # Panics
+    /// If `id` is not `T`'s id in this world.
+    #[inline]
+    pub(crate) fn root<T: Component>(&self, id: ComponentId) -> NonNull<SparseSet<T>> {
+        self.cells[id.index()]
+            .typed::<T>()
+            .expect("the component id belongs to T")
+    }
+
+    /// The storage registered as `id`, which must be `T`'s.
+    ///
+    /// # Panics
+    /// If `id` is not `T`'s id in this world.
+    #[inline]
+    pub(crate) fn typed_mut<T: Component>(&mut self, id: ComponentId) -> &mut SparseSet<T> {
+        let mut ptr = self.root::<T>(id);
+        // SAFETY: as in `get_mut`.
+        unsafe { ptr.as_mut() }
+    }
+
+    /// `T`'s storage, created empty on first use.
+    #[cfg(test)]
+    pub(crate) fn get_or_create<T: Component>(&mut self) -> &mut SparseSet<T> {
+        let id = self.register::<T>();
+        self.typed_mut::<T>(id)
+    }
+
+    /// Number of component types registered.
+    pub(crate) fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// What the world knows about the component with `id`.
+    pub(crate) fn info(&self, id: ComponentId) -> &ComponentInfo {
+        &self.infos[id.index()]
+    }
+
+    /// Every storage, in component id order.
+    pub(crate) fn erased(&self) -> impl Iterator<Item = (ComponentId, &dyn ErasedStorage)> {
+        self.cells
+            .iter()
+            .zip(&self.infos)
+            .map(|(cell, info)| (info.id(), cell.erased()))
+    }
+
+    pub(crate) fn erased_mut(&mut self) -> impl Iterator<Item = &mut dyn ErasedStorage> {
+        self.cells.iter_mut().map(StorageCell::erased_mut)
+    }
+}

@@ -1,0 +1,11 @@
+//! Small helpers every layer may use: finishing a loop of drops past a panic,
+//! short type names, a hasher for `TypeId` keys, and tuple-impl macros.
+
+mod deferred_panic;
+pub(crate) mod macros;
+mod short_name;
+mod type_id_hasher;
+
+pub(crate) use deferred_panic::{DeferredPanic, PanicPayload};
+pub(crate) use short_name::ShortName;
+pub(crate) use type_id_hasher::TypeIdHasher;

@@ -1,0 +1,206 @@
+//! The one typed door to a world's data for queries and schedulers: storages,
+//! groups and liveness, shared or exclusive as the view's type says.
+
+mod alignment;
+
+use core::fmt;
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::component::{Component, ComponentId, ComponentMasks};
+use crate::entity::{Entities, Entity};
+use crate::group::{GroupSpan, Groups};
+use crate::storage::{SparseSet, Storages};
+
+pub(crate) use alignment::{AlignmentCache, DenseOrder};
+
+/// Everything a world owns that views reach: the allocator, the component
+/// masks, the storages, the groups, and what queries learned about alignment.
+///
+/// The world owns one and changes its structure only through its structural
+/// funnel; views borrow it.
+#[derive(Default)]
+pub(crate) struct WorldData {
+    pub(crate) entities: Entities,
+    pub(crate) masks: ComponentMasks,
+    pub(crate) storages: Storages,
+    pub(crate) groups: Groups,
+    pub(crate) alignment: Mutex<AlignmentCache>,
+}
+
+/// Whether a [`WorldView`] may write component data: [`Shared`] or [`Exclusive`].
+pub trait ViewMode: sealed::Sealed + 'static {
+    /// Whether the view was made from an exclusive borrow of the world.
+    const EXCLUSIVE: bool;
+}
+
+/// The mode of a view made from a shared borrow: it only reads.
+#[derive(Clone, Copy, Debug)]
+pub enum Shared {}
+
+/// The mode of a view made from an exclusive borrow: it may hand out columns
+/// that write component data.
+#[derive(Clone, Copy, Debug)]
+pub enum Exclusive {}
+
+impl ViewMode for Shared {
+    const EXCLUSIVE: bool = false;
+}
+
+impl ViewMode for Exclusive {
+    const EXCLUSIVE: bool = true;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Shared {}
+    impl Sealed for super::Exclusive {}
+}
+
+/// A world borrowed for `'w`, as queries (and, next, systems) reach it: the
+/// storages, the groups and liveness, and nothing that changes structure.
+///
+/// The mode `M` says in the type whether the borrow was exclusive. Only a
+/// `WorldView<'w, Exclusive>`, made from `&'w mut World`, can hand out
+/// pointers for writing component data ([`root_for_write`](Self::root_for_write)).
+/// Views are `Copy`, like the borrow they come from; whoever writes through
+/// an exclusive view's pointers must make sure no two writers, or a writer
+/// and a reader, reach the same component type at once (queries check this
+/// with [`Access`](crate::query::Access) before building their columns).
+///
+/// Pointer provenance: every pointer to component data that a view hands out
+/// is a copy of the storage's root raw pointer (see `Storages`), never one
+/// derived from a reference the view made, so no later reborrow through the
+/// world invalidates it while the view's borrow lasts.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::query::{QueryData, ViewMode, WorldView};
+///
+/// /// A fetch wrapping `Q` builds its state from the same view.
+/// fn wrapped_state<'w, Q: QueryData, M: ViewMode>(view: WorldView<'w, M>) -> Q::State<'w> {
+///     Q::state(view)
+/// }
+/// # let _ = wrapped_state::<Entity, ecs_core::query::Shared>;
+/// ```
+pub struct WorldView<'w, M: ViewMode = Shared> {
+    data: &'w WorldData,
+    _mode: PhantomData<M>,
+}
+
+impl<M: ViewMode> Clone for WorldView<'_, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M: ViewMode> Copy for WorldView<'_, M> {}
+
+impl<M: ViewMode> fmt::Debug for WorldView<'_, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WorldView")
+            .field("exclusive", &M::EXCLUSIVE)
+            .field("entities", &self.data.entities.len())
+            .finish()
+    }
+}
+
+impl<'w> WorldView<'w, Shared> {
+    /// A read-only view of a shared borrow.
+    #[inline]
+    pub(crate) fn shared(data: &'w WorldData) -> Self {
+        Self {
+            data,
+            _mode: PhantomData,
+        }
+    }
+}
+
+impl<'w> WorldView<'w, Exclusive> {
+    /// A view that may write, made from an exclusive borrow for `'w`.
+    #[inline]
+    pub(crate) fn exclusive(data: &'w mut WorldData) -> Self {
+        Self {
+            data,
+            _mode: PhantomData,
+        }
+    }
+
+    /// The root raw pointer to `T`'s storage and its id, for columns that write.
+    ///
+    /// The pointer is valid for `'w`; the view's exclusive borrow means nothing
+    /// outside the view's copies reaches the storage meanwhile. Writing through
+    /// it is sound only where no other pointer from a copy of this view is
+    /// used for `T`'s data at the same time.
+    #[inline]
+    pub(crate) fn root_for_write<T: Component>(
+        self,
+    ) -> Option<(ComponentId, NonNull<SparseSet<T>>)> {
+        self.data.storages.lookup::<T>()
+    }
+}
+
+impl<'w, M: ViewMode> WorldView<'w, M> {
+    /// The same view, read-only.
+    #[inline]
+    pub fn as_shared(self) -> WorldView<'w, Shared> {
+        WorldView::shared(self.data)
+    }
+
+    /// This view as an exclusive one, if it is one.
+    #[inline]
+    pub fn as_exclusive(self) -> Option<WorldView<'w, Exclusive>> {
+        M::EXCLUSIVE.then_some(WorldView {
+            data: self.data,
+            _mode: PhantomData,
+        })
+    }
+
+    /// Whether `entity` is alive in the viewed world.
+    #[inline]
+    pub fn is_alive(self, entity: Entity) -> bool {
+        self.data.entities.is_alive(entity)
+    }
+
+    /// Number of live entities in the viewed world.
+    #[inline]
+    pub fn len(self) -> usize {
+        self.data.entities.len()
+    }
+
+    /// Whether the viewed world has no live entity.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The allocator, for liveness and the walk over live entities.
+    #[inline]
+    pub(crate) fn entities(self) -> &'w Entities {
+        &self.data.entities
+    }
+
+    /// The storages, to be read only: writing goes through
+    /// [`root_for_write`](WorldView::root_for_write).
+    #[inline]
+    pub(crate) fn storages(self) -> &'w Storages {
+        &self.data.storages
+    }
+
+    /// The group owning the component with `id`, and its packed prefix.
+    #[inline]
+    pub(crate) fn group_span(self, id: ComponentId) -> Option<GroupSpan> {
+        self.data.groups.span(id)
+    }
+
+    /// What queries have learned about aligned storages. Locked only while a
+    /// query is being built; a poisoned lock still holds valid data (every
+    /// entry is checked against the storages before use).
+    pub(crate) fn alignment_cache(self) -> MutexGuard<'w, AlignmentCache> {
+        self.data
+            .alignment
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}

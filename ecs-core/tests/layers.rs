@@ -1,0 +1,283 @@
+//! The core's layers import only downwards, `World` gets methods in `world/`
+//! only, and queries never name `World` (ARCHITECTURE.md draws the layers).
+//!
+//! Reads the sources, so it fails the moment a change imports upwards.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Top-level modules of `ecs-core/src`, lowest first. A module may name only
+/// modules before it in this list (and itself).
+const LAYERS: &[&str] = &[
+    "util",
+    "entity",
+    "component",
+    "error",
+    "storage",
+    "bundle",
+    "group",
+    "access",
+    "view",
+    "query",
+    "world",
+    "prelude",
+];
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("the source directory is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a source file belongs to (`None` for `lib.rs`).
+fn module_of(path: &Path) -> Option<String> {
+    let relative = path.strip_prefix(src_dir()).expect("a file under src");
+    let first = relative.components().next()?.as_os_str().to_str()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    (name != "lib").then(|| name.to_owned())
+}
+
+/// The text with comments and the insides of string and char literals
+/// blanked out (newlines kept), so only code is left to read.
+fn blank_comments_and_strings(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                out.push(' ');
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                out.push(blank(chars[i]));
+                i += 1;
+            }
+            out.push_str("  ");
+            i += 2;
+        } else if c == '"' {
+            out.push('"');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    out.push(' ');
+                    i += 1;
+                }
+                if i < chars.len() {
+                    out.push(blank(chars[i]));
+                    i += 1;
+                }
+            }
+            out.push('"');
+            i += 1;
+        } else if c == '\'' && next == Some('\\') {
+            // An escaped char literal: blank up to its closing quote.
+            out.push(' ');
+            i += 2;
+            while i < chars.len() && chars[i] != '\'' {
+                out.push(' ');
+                i += 1;
+            }
+            out.push_str("  ");
+            i += 1;
+        } else if c == '\'' && chars.get(i + 2) == Some(&'\'') {
+            out.push_str("   ");
+            i += 3;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The lines of code outside comments, literals and unit-test modules (which
+/// may use anything), with their line numbers.
+fn code_lines(text: &str) -> Vec<(usize, String)> {
+    let code = blank_comments_and_strings(text);
+    let mut lines = Vec::new();
+    let mut in_tests = false;
+    let mut previous_is_cfg_test = false;
+    for (n, line) in code.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if previous_is_cfg_test && trimmed.starts_with("mod ") {
+            in_tests = true;
+        }
+        previous_is_cfg_test = trimmed.starts_with("#[cfg(") && trimmed.contains("test");
+        if !in_tests {
+            lines.push((n + 1, line.to_owned()));
+        }
+    }
+    lines
+}
+
+/// The crate modules a line names: `crate::x`, or the `x` in `crate::{x, ..}`.
+fn named_modules(line: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let item = item.trim();
+                let head = item.split("::").next().unwrap_or("");
+                if !head.is_empty() {
+                    names.push(head.to_owned());
+                }
+            }
+        } else {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            names.push(rest[..end].to_owned());
+        }
+    }
+    names
+}
+
+fn rank(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|&layer| layer == module)
+}
+
+fn sources() -> Vec<(PathBuf, String)> {
+    let mut files = Vec::new();
+    rust_files(&src_dir(), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        // A `tests.rs` is a unit-test module, which may use anything.
+        .filter(|path| !path.ends_with("tests.rs"))
+        .map(|path| {
+            let text = fs::read_to_string(&path).expect("a readable source file");
+            (path, text)
+        })
+        .collect()
+}
+
+#[test]
+fn every_top_level_module_has_a_layer() {
+    for (path, _) in sources() {
+        if let Some(module) = module_of(&path) {
+            assert!(
+                rank(&module).is_some(),
+                "{} is in module `{module}`, which has no place in LAYERS: add it \
+                 (and to ARCHITECTURE.md) at the layer it belongs to",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn modules_import_only_downwards() {
+    let mut upward = Vec::new();
+    for (path, text) in sources() {
+        let Some(module) = module_of(&path) else {
+            continue;
+        };
+        let Some(own) = rank(&module) else {
+            continue;
+        };
+        for (line_number, line) in code_lines(&text) {
+            for named in named_modules(&line) {
+                if let Some(theirs) = rank(&named)
+                    && theirs > own
+                {
+                    upward.push(format!(
+                        "{}:{line_number}: `{module}` names the higher layer `{named}`",
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports against the layers:\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn world_gets_methods_in_world_only() {
+    let mut strays = Vec::new();
+    for (path, text) in sources() {
+        if module_of(&path).as_deref() == Some("world") {
+            continue;
+        }
+        for (line_number, line) in code_lines(&text) {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("impl World")
+                || trimmed.starts_with("impl<") && trimmed.contains(" World ")
+            {
+                strays.push(format!("{}:{line_number}", path.display()));
+            }
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "`impl World` outside world/:\n{}",
+        strays.join("\n")
+    );
+}
+
+#[test]
+fn queries_never_name_the_world() {
+    let mut named = Vec::new();
+    for (path, text) in sources() {
+        if module_of(&path).as_deref() != Some("query") {
+            continue;
+        }
+        for (line_number, line) in code_lines(&text) {
+            let words = line.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+            if words.into_iter().any(|word| word == "World") {
+                named.push(format!("{}:{line_number}: {}", path.display(), line.trim()));
+            }
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "query code naming `World`:\n{}",
+        named.join("\n")
+    );
+}
+
+/// The checker itself: comments and literals are not code.
+#[test]
+fn comments_and_literals_are_not_code() {
+    let code = blank_comments_and_strings(
+        "let a = \"crate::world\"; // crate::world\nlet b = '\"'; /* World */ use crate::x;",
+    );
+    assert!(!code.contains("world") && !code.contains("World"), "{code}");
+    assert!(code.contains("use crate::x;"), "{code}");
+    assert_eq!(code.lines().count(), 2);
+}
+
+/// The checker itself: it finds both forms of a crate path.
+#[test]
+fn crate_paths_are_found_in_both_forms() {
+    assert_eq!(named_modules("use crate::world::World;"), ["world"]);
+    assert_eq!(
+        named_modules("use crate::{bundle::Bundle, query};"),
+        ["bundle", "query"]
+    );
+    assert_eq!(
+        named_modules("Err(crate::error::Error::missing::<T>(e))"),
+        ["error"]
+    );
+    assert!(named_modules("let x = 1;").is_empty());
+}
