@@ -1,15 +1,82 @@
-//! Criterion benches of `ecs-core`, one module (and one group) per topic.
+//! Criterion benches of `ecs-core`, one group per topic, each bench one
+//! contender of a workload in `ecs_bench::workloads`: the code the `compare`
+//! binary times, so a workload is written once.
 //!
 //! `cargo bench -p ecs-bench --bench ecs` runs them all; add a filter such as
-//! `-- iteration` for one topic.
+//! `-- iteration` for one topic. Worlds are built only for the benches the
+//! filter keeps.
 
-use criterion::{criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
+use ecs_bench::harness::{Contender, Timed};
+use ecs_bench::workloads::{
+    add_remove, big_iter, frag_iter, random_get, simple_insert, simple_iter,
+};
 
-mod ecs {
-    pub mod add_remove;
-    pub mod iteration;
-    pub mod random_get;
-    pub mod spawn;
+/// Every bench, in run order: its group, its name, and the contender it times.
+/// A group's benches are listed together.
+fn table() -> Vec<(&'static str, &'static str, Contender)> {
+    let one_by_one = simple_insert::one_by_one();
+    let batch = simple_insert::batch();
+    let add_remove = add_remove::workload();
+    let random_get = random_get::workload();
+    let simple_iter = simple_iter::workload();
+    let frag_iter = frag_iter::workload();
+    let big_iter = big_iter::workload();
+    vec![
+        (
+            "spawn",
+            "one_by_one_10k_4_components",
+            one_by_one.contender("ours"),
+        ),
+        ("spawn", "batch_10k_4_components", batch.contender("ours")),
+        (
+            "add_remove",
+            "insert_then_remove_10k",
+            add_remove.contender("ours"),
+        ),
+        (
+            "random_get",
+            "world_get_10k_of_100k",
+            random_get::world_get(),
+        ),
+        (
+            "random_get",
+            "query_get_10k_of_100k",
+            random_get.contender("ours"),
+        ),
+        (
+            "iteration",
+            "simple_iter_10k",
+            simple_iter.contender("ours"),
+        ),
+        ("iteration", "frag_iter_26x20", frag_iter.contender("ours")),
+        ("iteration", "big_iter_1m", big_iter.contender("ours")),
+        (
+            "iteration",
+            "ideal_simple_iter_10k",
+            simple_iter.contender("ideal"),
+        ),
+        (
+            "iteration",
+            "ideal_frag_iter_26x20",
+            frag_iter.contender("ideal"),
+        ),
+    ]
+}
+
+fn ecs(c: &mut Criterion) {
+    let table = table();
+    for run in table.chunk_by(|a, b| a.0 == b.0) {
+        let mut group = c.benchmark_group(run[0].0);
+        for &(_, name, contender) in run {
+            let mut built: Option<Box<dyn Timed>> = None;
+            group.bench_function(name, |b| {
+                let bench = built.get_or_insert_with(|| contender.build());
+                b.iter_custom(|iters| bench.time(iters));
+            });
+        }
+        group.finish();
+    }
 }
 
 criterion_group! {
@@ -17,8 +84,8 @@ criterion_group! {
     // With `--features peers` criterion's plots need the embedded font.
     config = {
         ecs_bench::fonts::register_chart_fonts();
-        criterion::Criterion::default()
+        Criterion::default()
     };
-    targets = ecs::spawn::bench, ecs::add_remove::bench, ecs::random_get::bench, ecs::iteration::bench
+    targets = ecs
 }
 criterion_main!(benches);

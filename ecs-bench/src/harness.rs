@@ -102,6 +102,18 @@ impl Workload {
         (self.contenders)()[0]
     }
 
+    /// The contender called `name`, so a bench can time one library's code
+    /// without building the others.
+    ///
+    /// # Panics
+    /// If the workload has no contender by that name.
+    pub fn contender(&self, name: &str) -> Contender {
+        (self.contenders)()
+            .into_iter()
+            .find(|contender| contender.name == name)
+            .unwrap_or_else(|| panic!("{}: no contender named `{name}`", self.name))
+    }
+
     /// Builds every contender, runs each once, and checks each checksum
     /// against the first contender's (`ideal`).
     ///

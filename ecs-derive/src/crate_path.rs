@@ -65,3 +65,129 @@ impl CratePath {
         self.0.unwrap_or_else(|| parse_quote!(::ecs_core))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::ToTokens;
+
+    use super::*;
+    use crate::options::{combine, parse_options};
+    use crate::test_util::{input, messages};
+
+    const NOT_A_STRING: &str =
+        "the `crate` option takes a string holding a path, e.g. `crate = \"my_ecs\"`";
+
+    /// The path chosen by the `#[demo(...)]` attributes of `source`, as tokens
+    /// printed, and every error with the text it points at.
+    fn crate_option(source: &str) -> (String, Vec<(String, String)>) {
+        let input = input(source);
+        let mut errors = Vec::new();
+        let mut krate = CratePath::new();
+        parse_options(
+            &input.attrs,
+            "demo",
+            "`crate`",
+            &mut errors,
+            |meta, errors| krate.parse(meta, errors),
+        );
+        let errors = combine(errors).err().map(messages).unwrap_or_default();
+        (krate.get().to_token_stream().to_string(), errors)
+    }
+
+    #[test]
+    fn default_is_the_absolute_core_crate() {
+        assert_eq!(
+            crate_option("struct S;"),
+            (":: ecs_core".to_owned(), vec![])
+        );
+    }
+
+    #[test]
+    fn a_string_path_replaces_the_default() {
+        let (path, errors) = crate_option(r#"#[demo(crate = "my_ecs")] struct S;"#);
+        assert_eq!((path.as_str(), errors), ("my_ecs", vec![]));
+        let (path, errors) = crate_option(r#"#[demo(crate = "::engine::ecs")] struct S;"#);
+        assert_eq!((path.as_str(), errors), (":: engine :: ecs", vec![]));
+    }
+
+    #[test]
+    fn other_options_are_left_to_the_caller() {
+        let (path, errors) = crate_option(r#"#[demo(krate = "x")] struct S;"#);
+        assert_eq!(path, ":: ecs_core");
+        assert_eq!(
+            errors,
+            [(
+                "unknown `demo` option `krate`; the options are: `crate`".to_owned(),
+                "krate".to_owned(),
+            )]
+        );
+    }
+
+    #[test]
+    fn crate_without_a_value_is_reported_at_the_name_and_parsing_goes_on() {
+        let (path, errors) =
+            crate_option(r#"#[demo(crate, crate(my_ecs), crate = "later")] struct S;"#);
+        assert_eq!(path, "later");
+        assert_eq!(
+            errors,
+            [
+                (NOT_A_STRING.to_owned(), "crate".to_owned()),
+                (NOT_A_STRING.to_owned(), "crate".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_value_that_is_not_a_string_is_reported_at_the_value() {
+        let (path, errors) = crate_option("#[demo(crate = my_ecs, crate = 5)] struct S;");
+        assert_eq!(path, ":: ecs_core");
+        assert_eq!(
+            errors,
+            [
+                (NOT_A_STRING.to_owned(), "my_ecs".to_owned()),
+                (NOT_A_STRING.to_owned(), "5".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_string_that_is_not_a_path_is_quoted_in_the_error() {
+        let (path, errors) = crate_option(r#"#[demo(crate = "my ecs")] struct S;"#);
+        assert_eq!(path, ":: ecs_core");
+        assert_eq!(
+            errors,
+            [(
+                "the `crate` option must be a path to ecs_core, such as `crate = \"my_ecs\"` \
+                 or `crate = \"::engine::ecs\"`; `\"my ecs\"` is not a path"
+                    .to_owned(),
+                r#""my ecs""#.to_owned(),
+            )]
+        );
+    }
+
+    #[test]
+    fn the_second_path_is_reported_and_the_first_kept() {
+        let (path, errors) = crate_option(
+            r#"#[demo(crate = "first")] #[demo(crate = "second", crate = "third")] struct S;"#,
+        );
+        assert_eq!(path, "first");
+        assert_eq!(
+            errors,
+            [
+                (
+                    "`crate` is given twice".to_owned(),
+                    r#""second""#.to_owned()
+                ),
+                ("`crate` is given twice".to_owned(), r#""third""#.to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_rejected_path_does_not_count_as_given() {
+        let (path, errors) = crate_option(r#"#[demo(crate = "1x", crate = "ok")] struct S;"#);
+        assert_eq!(path, "ok");
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].1, r#""1x""#);
+    }
+}

@@ -13,6 +13,8 @@ mod component;
 mod crate_path;
 mod options;
 mod query;
+#[cfg(test)]
+mod test_util;
 
 /// Implements `ecs_core::Component` for a struct (named, tuple or unit) or an enum,
 /// generic or not.

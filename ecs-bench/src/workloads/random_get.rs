@@ -30,6 +30,14 @@ pub fn workload() -> Workload {
     }
 }
 
+/// Ours through `world.get`, which finds the storage again on every read, as
+/// code that holds no query does. Only the criterion benches time it, beside
+/// `ours`: every peer in the comparison reads through a query or a view, so
+/// the comparison's row for us takes that path too.
+pub fn world_get() -> Contender {
+    Contender::of::<OursWorldGet>("ours_world_get", "world.get::<Position>(e)")
+}
+
 /// The spawn-order positions of the entities to read, the same for every library.
 fn picks() -> Vec<usize> {
     let mut rng = XorShift::new();
@@ -102,6 +110,27 @@ impl Bench for Ours {
 
     fn checksum(&mut self) -> f64 {
         self.sum as f64
+    }
+}
+
+/// Ours: `World::get` per read.
+struct OursWorldGet(Ours);
+
+impl Bench for OursWorldGet {
+    fn setup() -> Self {
+        Self(Ours::setup())
+    }
+
+    fn run(&mut self) {
+        let Ours { world, picks, sum } = &mut self.0;
+        *sum = picks
+            .iter()
+            .map(|&e| x(world.get::<Position>(e).expect("alive")))
+            .sum();
+    }
+
+    fn checksum(&mut self) -> f64 {
+        self.0.checksum()
     }
 }
 
