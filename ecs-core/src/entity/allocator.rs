@@ -9,7 +9,7 @@ use super::Entity;
 /// `version` is the version of the entity that lives here, or, when the slot is
 /// free, of the last entity that lived here (the next occupant gets `version + 1`).
 #[derive(Clone, Copy)]
-struct Slot {
+struct EntitySlot {
     version: NonZeroU32,
     alive: bool,
 }
@@ -28,7 +28,7 @@ struct Slot {
 /// - `alive` counts the slots with `alive == true`.
 #[derive(Default)]
 pub(crate) struct Entities {
-    slots: Vec<Slot>,
+    slots: Vec<EntitySlot>,
     free: Vec<u32>,
     alive: usize,
 }
@@ -68,7 +68,7 @@ impl Entities {
         }
         let index =
             u32::try_from(self.slots.len()).expect("the world has used up all 2^32 entity indices");
-        self.slots.push(Slot {
+        self.slots.push(EntitySlot {
             version: NonZeroU32::MIN,
             alive: true,
         });
@@ -174,7 +174,7 @@ impl Entities {
 
     /// Bytes held on the heap by the slot table and the free list.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * size_of::<Slot>() + self.free.capacity() * size_of::<u32>()
+        self.slots.capacity() * size_of::<EntitySlot>() + self.free.capacity() * size_of::<u32>()
     }
 
     /// Test hook: moves a live slot's version to `version`, so tests can reach
@@ -191,7 +191,7 @@ impl Entities {
 /// The live entities of an allocator, in index order.
 #[derive(Clone)]
 pub(crate) struct AliveIter<'a> {
-    slots: core::iter::Enumerate<core::slice::Iter<'a, Slot>>,
+    slots: core::iter::Enumerate<core::slice::Iter<'a, EntitySlot>>,
 }
 
 impl Iterator for AliveIter<'_> {

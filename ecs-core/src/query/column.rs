@@ -30,12 +30,9 @@ static EMPTY_SPARSE: SparseIndex = SparseIndex::new();
 ///   [`Access`](super::Access)) that nothing else in it reaches `T`'s data;
 /// - a column made by `Column::shared` is never written through.
 pub struct Column<'w, T> {
-    sparse: &'w SparseIndex,
-    entities: &'w [Entity],
+    /// Which entities hold `T`, and where.
+    presence: Presence<'w, T>,
     data: NonNull<T>,
-    component: Option<ComponentId>,
-    group: Option<GroupSpan>,
-    reorders: u64,
     _values: PhantomData<&'w T>,
 }
 
@@ -102,7 +99,12 @@ impl<T> Copy for Presence<'_, T> {}
 impl<'w, T: Component> Presence<'w, T> {
     /// The holders of `T` in the viewed world; none if it has no storage for `T`.
     pub(crate) fn of(view: WorldView<'w>) -> Self {
-        let Some((id, set)) = view.storages().lookup::<T>() else {
+        Self::found(view, view.storages().lookup::<T>())
+    }
+
+    /// The holders of `T`, from the result of looking its storage up in `view`.
+    fn found(view: WorldView<'w>, found: Option<(ComponentId, NonNull<SparseSet<T>>)>) -> Self {
+        let Some((id, set)) = found else {
             return Self {
                 sparse: &EMPTY_SPARSE,
                 entities: &[],
@@ -166,11 +168,17 @@ impl<T> Copy for Column<'_, T> {}
 impl<'w, T: Component> Column<'w, T> {
     /// A column that can only be read; empty if the world has no storage for `T`.
     pub(crate) fn shared(view: WorldView<'w>) -> Self {
-        match view.storages().lookup::<T>() {
-            // SAFETY: the pointer is a live `SparseSet<T>` owned by the world,
-            // which is borrowed for `'w`; only shared references are made.
-            Some((id, set)) => Self::from_set(view, id, unsafe { set.as_ref() }),
-            None => Self::empty(),
+        let found = view.storages().lookup::<T>();
+        let data = match found {
+            // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for `'w`;
+            // the pointer is only read through (type invariant).
+            Some((_, set)) => unsafe { SparseSet::data_for_read(set.as_ptr()) },
+            None => NonNull::dangling(),
+        };
+        Self {
+            presence: Presence::found(view, found),
+            data,
+            _values: PhantomData,
         }
     }
 
@@ -180,46 +188,17 @@ impl<'w, T: Component> Column<'w, T> {
     /// Nothing else reachable from the caller (no other column of any copy of
     /// `view`) may reference `T`'s data during `'w`.
     pub(crate) unsafe fn exclusive(view: WorldView<'w, Exclusive>) -> Self {
-        let Some((id, set)) = view.root_for_write::<T>() else {
-            return Self::empty();
+        let found = view.root_for_write::<T>();
+        let data = match found {
+            // SAFETY: `set` is the root pointer of a live `SparseSet<T>` owned by
+            // the world, borrowed exclusively for `'w`; the caller guarantees
+            // that nothing else reaches its data.
+            Some((_, set)) => unsafe { SparseSet::data_for_write(set.as_ptr()) },
+            None => NonNull::dangling(),
         };
-        // SAFETY: `set` is a live `SparseSet<T>` owned by the world, borrowed for
-        // `'w`; the caller guarantees that nothing else reaches its data.
-        let (sparse, entities, data) = unsafe { SparseSet::split_for_write(set.as_ptr()) };
-        // SAFETY: as above; one field read.
-        let reorders = unsafe { SparseSet::reorders_of(set.as_ptr()) };
         Self {
-            sparse,
-            entities,
+            presence: Presence::found(view.as_shared(), found),
             data,
-            component: Some(id),
-            group: view.group_span(id),
-            reorders,
-            _values: PhantomData,
-        }
-    }
-
-    fn from_set(view: WorldView<'w>, id: ComponentId, set: &'w SparseSet<T>) -> Self {
-        Self {
-            sparse: set.sparse(),
-            entities: set.entities(),
-            component: Some(id),
-            group: view.group_span(id),
-            reorders: set.reorders(),
-            // A shared column never writes through this pointer (type invariant).
-            data: NonNull::from(set.data()).cast::<T>(),
-            _values: PhantomData,
-        }
-    }
-
-    fn empty() -> Self {
-        Self {
-            sparse: &EMPTY_SPARSE,
-            entities: &[],
-            data: NonNull::dangling(),
-            component: None,
-            group: None,
-            reorders: 0,
             _values: PhantomData,
         }
     }
@@ -229,21 +208,16 @@ impl<'w, T> Column<'w, T> {
     /// This column as a storage every match must be in.
     #[inline]
     pub(crate) fn required(&self) -> Required<'w> {
-        Required {
-            entities: self.entities,
-            component: self.component,
-            group: self.group,
-            reorders: self.reorders,
-        }
+        self.presence.required()
     }
 
     /// The first `len` values, shared.
     ///
     /// # Safety
-    /// `len <= self.entities.len()`, and no mutable reference to those values
+    /// `len <= self.presence.entities.len()`, and no mutable reference to those values
     /// is live during `'q`.
     pub(crate) unsafe fn slice<'q>(&self, len: usize) -> &'q [T] {
-        debug_assert!(len <= self.entities.len());
+        debug_assert!(len <= self.presence.entities.len());
         // SAFETY: the first `len` values are initialised (type invariant and
         // the caller's bound) and not mutably borrowed (caller's contract).
         unsafe { core::slice::from_raw_parts(self.data.as_ptr(), len) }
@@ -256,7 +230,7 @@ impl<'w, T> Column<'w, T> {
     /// [`Column::exclusive`], and no other reference to those values is live
     /// during `'q`.
     pub(crate) unsafe fn slice_mut<'q>(&self, len: usize) -> &'q mut [T] {
-        debug_assert!(len <= self.entities.len());
+        debug_assert!(len <= self.presence.entities.len());
         // SAFETY: in bounds, writable and unaliased by the caller's contract.
         unsafe { core::slice::from_raw_parts_mut(self.data.as_ptr(), len) }
     }
@@ -268,18 +242,19 @@ impl<'w, T> Column<'w, T> {
     /// safe even if they were not.
     #[inline]
     pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
-        self.sparse
+        self.presence
+            .sparse
             .get(entity)
-            .filter(|&dense| dense < self.entities.len())
+            .filter(|&dense| dense < self.presence.entities.len())
     }
 
     /// Whether this column holds exactly `driver[range]` at positions `range`.
     #[inline]
     pub(crate) fn aligned(&self, driver: &[Entity], range: Range<usize>) -> bool {
-        if core::ptr::eq(self.entities, driver) {
+        if core::ptr::eq(self.presence.entities, driver) {
             return true;
         }
-        match (self.entities.get(range.clone()), driver.get(range)) {
+        match (self.presence.entities.get(range.clone()), driver.get(range)) {
             // A fold, not `==`, so the comparison runs without early exits and vectorises.
             (Some(mine), Some(theirs)) => mine
                 .iter()
@@ -292,17 +267,17 @@ impl<'w, T> Column<'w, T> {
     /// Whether `entity` holds `T`.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.sparse.get(entity).is_some()
+        self.presence.contains(entity)
     }
 
     /// A shared reference to the value at `dense`.
     ///
     /// # Safety
-    /// `dense < self.entities().len()`, and no mutable reference to that value
+    /// `dense < self.presence.entities().len()`, and no mutable reference to that value
     /// is live during `'q`.
     #[inline]
     pub(crate) unsafe fn get<'q>(&self, dense: usize) -> &'q T {
-        debug_assert!(dense < self.entities.len());
+        debug_assert!(dense < self.presence.entities.len());
         // SAFETY: in bounds by the caller's contract and the type's first invariant.
         unsafe { &*self.data.as_ptr().add(dense) }
     }
@@ -310,11 +285,11 @@ impl<'w, T> Column<'w, T> {
     /// A mutable reference to the value at `dense`.
     ///
     /// # Safety
-    /// `dense < self.entities().len()`, the column was made by
+    /// `dense < self.presence.entities().len()`, the column was made by
     /// [`Column::exclusive`], and no other reference to that value is live during `'q`.
     #[inline]
     pub(crate) unsafe fn get_mut<'q>(&self, dense: usize) -> &'q mut T {
-        debug_assert!(dense < self.entities.len());
+        debug_assert!(dense < self.presence.entities.len());
         // SAFETY: in bounds, writable and unaliased by the caller's contract.
         unsafe { &mut *self.data.as_ptr().add(dense) }
     }
@@ -330,7 +305,7 @@ mod tests {
 
     /// An out-of-range dense position is caught by the debug check before any read.
     #[test]
-    #[should_panic(expected = "dense < self.entities.len()")]
+    #[should_panic(expected = "dense < self.presence.entities.len()")]
     fn get_out_of_range_fires_the_debug_check() {
         let mut world = World::new();
         world.spawn_batch((0..3).map(Health));
@@ -341,7 +316,7 @@ mod tests {
 
     /// A slice longer than the column is caught by the debug check.
     #[test]
-    #[should_panic(expected = "len <= self.entities.len()")]
+    #[should_panic(expected = "len <= self.presence.entities.len()")]
     fn slice_out_of_range_fires_the_debug_check() {
         let mut world = World::new();
         world.spawn_batch((0..3).map(Health));

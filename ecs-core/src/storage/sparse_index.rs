@@ -59,7 +59,7 @@ impl SparseIndex {
 
     /// The slot for `index`, allocating its page on first use.
     #[inline]
-    pub(crate) fn slot_or_alloc(&mut self, index: u32) -> Slot<'_> {
+    pub(crate) fn slot_or_alloc(&mut self, index: u32) -> SparseSlot<'_> {
         let index = index as usize;
         let page_index = index >> PAGE_BITS;
         if !matches!(self.pages.get(page_index), Some(Some(_))) {
@@ -75,7 +75,7 @@ impl SparseIndex {
                 .as_deref_mut()
                 .unwrap_unchecked()
         };
-        Slot(&mut page[index & PAGE_MASK])
+        SparseSlot(&mut page[index & PAGE_MASK])
     }
 
     #[cold]
@@ -136,9 +136,9 @@ impl SparseIndex {
 }
 
 /// One slot of the index, borrowed for an insertion.
-pub(crate) struct Slot<'a>(&'a mut u64);
+pub(crate) struct SparseSlot<'a>(&'a mut u64);
 
-impl Slot<'_> {
+impl SparseSlot<'_> {
     /// The dense position this slot maps `entity` to, if it maps that exact entity.
     #[inline]
     pub(crate) fn get(&self, entity: Entity) -> Option<usize> {

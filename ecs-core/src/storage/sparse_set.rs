@@ -2,7 +2,7 @@
 
 use core::ptr::{NonNull, addr_of_mut};
 
-use super::sparse_index::{Slot, SparseIndex};
+use super::sparse_index::{SparseIndex, SparseSlot};
 use crate::entity::Entity;
 
 /// The storage of one component type.
@@ -133,18 +133,6 @@ impl<T> SparseSet<T> {
         &self.entities
     }
 
-    /// The components, in the same order as [`entities`](Self::entities).
-    #[inline]
-    pub(crate) fn data(&self) -> &[T] {
-        &self.data
-    }
-
-    /// How many times entities already in the set have changed position.
-    #[inline]
-    pub(crate) fn reorders(&self) -> u64 {
-        self.reorders
-    }
-
     /// The index that maps entities to dense positions.
     #[inline]
     pub(crate) fn sparse(&self) -> &SparseIndex {
@@ -173,23 +161,30 @@ impl<T> SparseSet<T> {
         unsafe { (&(*set).sparse, &(*set).entities) }
     }
 
-    /// Splits a set into shared views of its index and entities and a writable
-    /// pointer to its data, touching no field but the one each part comes from.
+    /// A pointer to the set's data for reading, made through a shared
+    /// reference to the data vector alone.
     ///
     /// # Safety
-    /// `set` points at a live `SparseSet<T>` whose index and entity array no one
-    /// writes during `'a`, and whose data no one else references during `'a`.
+    /// `set` points at a live `SparseSet<T>` whose data vector no one writes
+    /// (the vector itself, not its elements) while the pointer is used.
     #[inline]
-    pub(crate) unsafe fn split_for_write<'a>(
-        set: *mut Self,
-    ) -> (&'a SparseIndex, &'a [Entity], NonNull<T>) {
-        // SAFETY: each place projection stays inside the live set (caller's
+    pub(crate) unsafe fn data_for_read(set: *const Self) -> NonNull<T> {
+        // SAFETY: a place projection inside the live set (caller's contract);
+        // a vector's buffer pointer is never null.
+        unsafe { NonNull::new_unchecked((*set).data.as_ptr().cast_mut()) }
+    }
+
+    /// A writable pointer to the set's data, touching no other field.
+    ///
+    /// # Safety
+    /// `set` points at a live `SparseSet<T>` whose data no one else references
+    /// while the pointer is used.
+    #[inline]
+    pub(crate) unsafe fn data_for_write(set: *mut Self) -> NonNull<T> {
+        // SAFETY: the place projection stays inside the live set (caller's
         // contract); the `&mut` to the data vector is transient and unique
         // because no one else references the data.
-        unsafe {
-            let data = NonNull::new_unchecked((*addr_of_mut!((*set).data)).as_mut_ptr());
-            (&(*set).sparse, &(*set).entities, data)
-        }
+        unsafe { NonNull::new_unchecked((*addr_of_mut!((*set).data)).as_mut_ptr()) }
     }
 
     /// How many times entities in the set have changed position, read through
@@ -217,7 +212,7 @@ impl<T> SparseSet<T> {
 /// (the entity's, found empty) to them.
 #[inline]
 fn append<T>(
-    slot: Slot<'_>,
+    slot: SparseSlot<'_>,
     entities: &mut Vec<Entity>,
     data: &mut Vec<T>,
     entity: Entity,
