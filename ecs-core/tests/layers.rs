@@ -212,22 +212,35 @@ fn modules_import_only_downwards() {
     );
 }
 
-#[test]
-fn world_gets_methods_in_world_only() {
-    let mut strays = Vec::new();
+/// `file:line: code` for every code line that `offends`, in the files whose
+/// top-level module `in_scope` picks.
+fn offending_lines(
+    in_scope: impl Fn(Option<&str>) -> bool,
+    offends: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut found = Vec::new();
     for (path, text) in sources() {
-        if module_of(&path).as_deref() == Some("world") {
+        if !in_scope(module_of(&path).as_deref()) {
             continue;
         }
         for (line_number, line) in code_lines(&text) {
-            let trimmed = line.trim_start();
-            if trimmed.starts_with("impl World")
-                || trimmed.starts_with("impl<") && trimmed.contains(" World ")
-            {
-                strays.push(format!("{}:{line_number}", path.display()));
+            if offends(&line) {
+                found.push(format!("{}:{line_number}: {}", path.display(), line.trim()));
             }
         }
     }
+    found
+}
+
+#[test]
+fn world_gets_methods_in_world_only() {
+    let strays = offending_lines(
+        |module| module != Some("world"),
+        |line| {
+            let line = line.trim_start();
+            line.starts_with("impl World") || line.starts_with("impl<") && line.contains(" World ")
+        },
+    );
     assert!(
         strays.is_empty(),
         "`impl World` outside world/:\n{}",
@@ -237,18 +250,13 @@ fn world_gets_methods_in_world_only() {
 
 #[test]
 fn queries_never_name_the_world() {
-    let mut named = Vec::new();
-    for (path, text) in sources() {
-        if module_of(&path).as_deref() != Some("query") {
-            continue;
-        }
-        for (line_number, line) in code_lines(&text) {
-            let words = line.split(|c: char| !(c.is_alphanumeric() || c == '_'));
-            if words.into_iter().any(|word| word == "World") {
-                named.push(format!("{}:{line_number}: {}", path.display(), line.trim()));
-            }
-        }
-    }
+    let named = offending_lines(
+        |module| module == Some("query"),
+        |line| {
+            line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|word| word == "World")
+        },
+    );
     assert!(
         named.is_empty(),
         "query code naming `World`:\n{}",

@@ -425,9 +425,12 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// filter, and it is alive, which a required storage vouches for by itself.
     #[inline]
     fn may_fetch(&self, entity: Entity) -> bool {
-        // A driver means a storage every match is in, and storages hold only live
-        // entities: a fetch that succeeds, or a filter that passes, vouches for it.
-        (self.plan.driver.is_some() || self.view.is_alive(entity))
+        // A required storage holds only live entities: a fetch that succeeds, or
+        // a filter that passes, vouches for liveness. Whether `Q` requires one is
+        // known at compile time once inlined; the plan's driver covers filters.
+        let mut fetch_requires = false;
+        Q::for_each_required(&self.data, &mut |_: Required<'w>| fetch_requires = true);
+        (fetch_requires || self.plan.driver.is_some() || self.view.is_alive(entity))
             && F::matches(&self.filter, entity)
     }
 

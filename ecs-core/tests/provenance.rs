@@ -1,0 +1,96 @@
+//! Paths to component data that outlive one call stay valid when a hook
+//! reborrows the same storages in between: the pointer-provenance rule of
+//! `Storages` and `WorldView`. Small on purpose, so the whole file runs under
+//! miri (`cargo +nightly miri test -p ecs-core --test provenance`), which
+//! checks Rust's aliasing rules where valgrind sees nothing wrong.
+
+use ecs_core::prelude::*;
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+struct Position(f32);
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+struct Velocity(f32);
+#[derive(Component, Debug, PartialEq)]
+struct Name(String);
+
+/// A batch resolves its storages once; the group reorders the same storages
+/// after every entity; the next entity still writes through the batch's pointers.
+#[test]
+fn spawn_batch_into_a_grouped_world() {
+    let mut world = World::new();
+    world.group::<(Position, Velocity)>().unwrap();
+    world.spawn(Position(-1.0));
+    let ids =
+        world.spawn_batch((0..8).map(|i| (Position(i as f32), Velocity(1.0), Name(i.to_string()))));
+    for (i, &e) in ids.iter().enumerate() {
+        assert_eq!(world.get::<Position>(e).unwrap(), &Position(i as f32));
+        assert_eq!(world.get::<Name>(e).unwrap(), &Name(i.to_string()));
+    }
+    let mut movers = world.query::<(&mut Position, &Velocity)>();
+    let (positions, velocities) = movers.slices().unwrap();
+    assert_eq!(positions.len(), 8);
+    for (p, v) in positions.iter_mut().zip(velocities) {
+        p.0 += v.0;
+    }
+    assert_eq!(world.get::<Position>(ids[7]).unwrap(), &Position(8.0));
+}
+
+/// Inserting and removing grouped types swaps entities inside storages that
+/// a later query reads through the storages' root pointers.
+#[test]
+fn group_swaps_then_query_writes() {
+    let mut world = World::new();
+    world.group::<(Position, Velocity)>().unwrap();
+    let ids: Vec<Entity> = (0..6).map(|i| world.spawn(Position(i as f32))).collect();
+    for &e in ids.iter().step_by(2) {
+        world.insert(e, Velocity(2.0)).unwrap();
+    }
+    world.remove::<Velocity>(ids[2]).unwrap();
+    world.despawn(ids[0]).unwrap();
+    world
+        .query::<(&mut Position, &Velocity)>()
+        .for_each(|(p, v)| p.0 *= v.0);
+    assert_eq!(world.get::<Position>(ids[4]).unwrap(), &Position(8.0));
+    assert_eq!(world.get::<Position>(ids[2]).unwrap(), &Position(2.0));
+    let mut n = 0;
+    for (p, v) in world.query::<(&Position, Option<&Velocity>)>().iter() {
+        n += 1;
+        assert!(p.0 >= 1.0 && v.is_none_or(|v| v.0 == 2.0));
+    }
+    assert_eq!(n, 5);
+}
+
+/// Mutable items of one query stay valid while the query hands out others,
+/// and read-only queries of the same world overlap freely.
+#[test]
+fn items_of_one_query_do_not_invalidate_each_other() {
+    let mut world = World::new();
+    let ids = world.spawn_batch((0..4).map(|i| (Position(i as f32), Velocity(i as f32))));
+    let mut query = world.query::<(&mut Position, &Velocity)>();
+    let items: Vec<_> = query.iter_mut().collect();
+    for (p, v) in items {
+        p.0 += v.0;
+    }
+    let positions = world.query_ref::<&Position>();
+    let velocities = world.query_ref::<&Velocity>();
+    for &e in &ids {
+        assert_eq!(
+            positions.get(e).unwrap().0,
+            2.0 * velocities.get(e).unwrap().0
+        );
+    }
+}
+
+/// Despawning and clearing drop every value exactly once through the same paths.
+#[test]
+fn despawn_and_clear_with_owned_values() {
+    let mut world = World::new();
+    world.group::<(Position, Name)>().unwrap();
+    let ids = world.spawn_batch((0..5).map(|i| (Position(0.0), Name(format!("n{i}")))));
+    world.despawn(ids[1]).unwrap();
+    assert_eq!(world.remove::<Name>(ids[3]).unwrap(), Name("n3".into()));
+    world.clear();
+    assert!(world.is_empty());
+    let e = world.spawn((Position(1.0), Name("again".into())));
+    assert_eq!(world.get::<Name>(e).unwrap().0, "again");
+}
