@@ -111,8 +111,9 @@ pub type ReadOnlyItem<'q, Q> = <<Q as QueryData>::ReadOnly as QueryData>::Item<'
 
 /// A typed view of the entities that hold what `Q` fetches and pass `F`.
 ///
-/// Built by [`World::query`], [`World::query_filtered`] or, for read-only
-/// fetches through a shared borrow, [`World::query_ref`]. Narrow it with
+/// Built by [`World::query`](crate::World::query),
+/// [`World::query_filtered`](crate::World::query_filtered) or, for read-only fetches
+/// through a shared borrow, [`World::query_ref`](crate::World::query_ref). Narrow it with
 /// [`with`](Self::with), [`without`](Self::without) and [`filter`](Self::filter);
 /// read it with [`iter`](Self::iter) (read-only items), [`iter_mut`](Self::iter_mut),
 /// [`get`](Self::get) / [`get_mut`](Self::get_mut) for one entity, or

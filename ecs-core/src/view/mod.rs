@@ -63,7 +63,7 @@ mod sealed {
 ///
 /// The mode `M` says in the type whether the borrow was exclusive. Only a
 /// `WorldView<'w, Exclusive>`, made from `&'w mut World`, can hand out
-/// pointers for writing component data ([`root_for_write`](Self::root_for_write)).
+/// pointers for writing component data.
 /// Views are `Copy`, like the borrow they come from; whoever writes through
 /// an exclusive view's pointers must make sure no two writers, or a writer
 /// and a reader, reach the same component type at once (queries check this
