@@ -25,10 +25,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use ecs_core::prelude::*;
 
-#[path = "support/ledger.rs"]
-mod ledger;
-
-use ledger::{Ledger, Token, panic_message};
+use ecs_testkit::ledger::{Ledger, Token, panic_message};
 
 // ---------------------------------------------------------------------------------------------
 // Components and the model
