@@ -6,7 +6,7 @@ use ecs_core::prelude::*;
 use crate::component::{Items, Name, Pos, Tag, Tracked, Value, Which};
 
 /// A set of components given as one bundle, and the shape of the bundle's type.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Spec {
     /// A `Pos` (the `i`-th entity of a batch gets `x + i`).
     pub pos: Option<Pos>,

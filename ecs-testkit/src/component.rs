@@ -82,11 +82,14 @@ pub trait Generate: Mirror {
 /// A component type, as the model keys its values: ordered by `TypeId`, and able to read the
 /// type's values back out of a world.
 #[derive(Clone, Copy)]
-pub struct Key(&'static dyn Erased);
+pub struct Key {
+    // Kept beside the vtable: keys are compared far more often than anything else is called.
+    id: TypeId,
+    ops: &'static dyn Erased,
+}
 
 /// What the model needs of a component type without knowing it statically.
 trait Erased: Send + Sync {
-    fn id(&self) -> TypeId;
     fn type_name(&self) -> &'static str;
     fn short_name(&self) -> String;
     fn size(&self) -> usize;
@@ -98,9 +101,6 @@ trait Erased: Send + Sync {
 struct Of<T>(PhantomData<fn() -> T>);
 
 impl<T: Mirror> Erased for Of<T> {
-    fn id(&self) -> TypeId {
-        TypeId::of::<T>()
-    }
     fn type_name(&self) -> &'static str {
         type_name::<T>()
     }
@@ -124,43 +124,46 @@ impl<T: Mirror> Erased for Of<T> {
 impl Key {
     /// The key of `T`.
     pub fn of<T: Mirror>() -> Key {
-        Key(&Of::<T>(PhantomData))
+        Key {
+            id: TypeId::of::<T>(),
+            ops: &Of::<T>(PhantomData),
+        }
     }
 
     /// `std::any::type_name` of the type, as errors name it.
     pub fn type_name(self) -> &'static str {
-        self.0.type_name()
+        self.ops.type_name()
     }
 
     /// The type's name without module paths, as `ComponentInfo::name` gives it.
     pub fn short_name(self) -> String {
-        self.0.short_name()
+        self.ops.short_name()
     }
 
     /// `size_of` the type.
     pub fn size(self) -> usize {
-        self.0.size()
+        self.ops.size()
     }
 
     /// `world.get::<T>(entity)`, mirrored.
     pub fn get(self, world: &World, entity: Entity) -> Result<Value, Error> {
-        self.0.get(world, entity)
+        self.ops.get(world, entity)
     }
 
     /// `world.contains::<T>(entity)`.
     pub fn contains(self, world: &World, entity: Entity) -> bool {
-        self.0.contains(world, entity)
+        self.ops.contains(world, entity)
     }
 
     /// How many entities a query `With<T>` yields.
     pub fn count(self, world: &World) -> usize {
-        self.0.count(world)
+        self.ops.count(world)
     }
 }
 
 impl PartialEq for Key {
     fn eq(&self, other: &Self) -> bool {
-        self.0.id() == other.0.id()
+        self.id == other.id
     }
 }
 
@@ -174,7 +177,7 @@ impl PartialOrd for Key {
 
 impl Ord for Key {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.0.id().cmp(&other.0.id())
+        self.id.cmp(&other.id)
     }
 }
 
@@ -189,7 +192,7 @@ impl fmt::Debug for Key {
 // ---------------------------------------------------------------------------------------------
 
 /// Plain-old-data component.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Pos(pub i32, pub i32);
 
 /// Heap-owning component (`String`).

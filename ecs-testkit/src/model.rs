@@ -86,6 +86,8 @@ pub struct Model {
     pub(crate) dead: VecDeque<Entity>,
     /// Types checked on every live and dead entity, held or not.
     probe: Vec<Key>,
+    /// How many live entities hold each type (kept as records change: checks ask often).
+    counts: BTreeMap<Key, usize>,
 }
 
 impl Model {
@@ -150,7 +152,7 @@ impl Model {
 
     /// How many live entities hold `key`.
     pub fn count(&self, key: Key) -> usize {
-        self.live.values().filter(|r| r.contains_key(&key)).count()
+        self.counts.get(&key).copied().unwrap_or(0)
     }
 
     /// The id the next spawn returns.
@@ -216,26 +218,36 @@ impl Model {
     pub fn insert(&mut self, entity: Entity, key: Key, value: Value) -> Option<Value> {
         self.register(&[key]);
         self.pages.insert((key, entity.index() >> 12));
-        self.live
+        let old = self
+            .live
             .get_mut(&entity)
             .expect("model entity is alive")
-            .insert(key, value)
+            .insert(key, value);
+        if old.is_none() {
+            *self.counts.entry(key).or_default() += 1;
+        }
+        old
     }
 
     /// Removes `key` from the live `entity`; the value it held.
     pub fn remove(&mut self, entity: Entity, key: Key) -> Option<Value> {
-        self.live
+        let old = self
+            .live
             .get_mut(&entity)
             .expect("model entity is alive")
-            .remove(&key)
+            .remove(&key);
+        if old.is_some() {
+            *self.counts.get_mut(&key).expect("counted") -= 1;
+        }
+        old
     }
 
     /// Despawns the live `entity`.
     pub fn despawn(&mut self, entity: Entity) {
-        assert!(
-            self.live.remove(&entity).is_some(),
-            "model despawns a dead id"
-        );
+        let record = self.live.remove(&entity).expect("model despawns a dead id");
+        for key in record.keys() {
+            *self.counts.get_mut(key).expect("counted") -= 1;
+        }
         self.free_slot(entity.index());
         self.mark_dead(entity);
     }
@@ -250,6 +262,7 @@ impl Model {
         for e in std::mem::take(&mut self.live).into_keys() {
             self.mark_dead(e);
         }
+        self.counts.clear();
     }
 
     /// Classifies `entity` by the slot rule (the live occupant is alive; a version at or below
@@ -418,19 +431,39 @@ impl Model {
         assert_eq!(world.is_empty(), self.live.is_empty(), "is_empty");
     }
 
+    /// Compares every value the live entities hold, or lack among the probed types, with the
+    /// model, through `get`.
+    pub fn assert_values(&self, world: &World) {
+        assert_eq!(world.len(), self.live.len(), "len");
+        for (&e, record) in &self.live {
+            for key in self.checked(record) {
+                let expected = record.get(key).cloned().ok_or_else(|| missing(e, *key));
+                assert_eq!(key.get(world, e), expected, "get::<{key:?}>({e:?})");
+            }
+        }
+    }
+
+    /// The types checked on an entity holding `record`: the probed ones, then the others it
+    /// holds.
+    fn checked<'a>(&'a self, record: &'a Record) -> impl Iterator<Item = &'a Key> {
+        let others = record.keys().filter(|key| !self.probe.contains(key));
+        self.probe.iter().chain(others)
+    }
+
     /// Compares everything observable about entities with the model: every live entity's
     /// values (held and probed types) and its `components_of` list; dead ids (`dead`: all of
     /// them, or the recent ones) and the next id answer with the right errors; per-type counts
     /// through queries.
     pub fn assert_world(&self, world: &World, dead: DeadIds) {
+        let mut held: BTreeMap<Key, usize> = BTreeMap::new();
         for (&e, record) in &self.live {
             assert!(world.is_alive(e), "{e:?} should be alive");
-            for key in record.keys().chain(&self.probe) {
-                assert_eq!(
-                    key.get(world, e),
-                    self.lookup(e, *key),
-                    "get::<{key:?}>({e:?})"
-                );
+            for &key in record.keys() {
+                *held.entry(key).or_default() += 1;
+            }
+            for key in self.checked(record) {
+                let expected = record.get(key).cloned().ok_or_else(|| missing(e, *key));
+                assert_eq!(key.get(world, e), expected, "get::<{key:?}>({e:?})");
                 assert_eq!(
                     key.contains(world, e),
                     record.contains_key(key),
@@ -476,6 +509,10 @@ impl Model {
             Err(never),
             "components_of next id {next:?}"
         );
+        held.retain(|_, n| *n > 0);
+        let mut counts = self.counts.clone();
+        counts.retain(|_, n| *n > 0);
+        assert_eq!(counts, held, "the model's own counts");
         let mut counted: Vec<Key> = self.order.clone();
         counted.extend(self.probe.iter().filter(|k| !self.order.contains(k)));
         for key in counted {

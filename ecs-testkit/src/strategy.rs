@@ -152,8 +152,8 @@ fn assembly() -> impl Strategy<Value = Assembly> {
         })
 }
 
-/// The six types of the query sweeps, in the order `Op::Remove` numbers them.
-const SWEPT: [Which; 6] = [
+/// The six types of the query sweeps.
+pub const SWEPT: [Which; 6] = [
     Which::Pos,
     Which::Name,
     Which::Items,
