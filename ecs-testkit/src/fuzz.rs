@@ -310,3 +310,29 @@ pub fn setup_ops(setup: u8) -> Vec<Op> {
     }
     ops
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decoding is part of what a crash file means: the same bytes must keep giving the same
+    /// program, and any bytes give one.
+    #[test]
+    fn decoding_is_stable_and_total() {
+        let ops = decode(&[0, 24, 0, 4, 1, 2, 3, 200]);
+        let [Op::Spawn(first), Op::Spawn(second)] = &ops[..] else {
+            panic!("two spawns: {ops:?}");
+        };
+        assert!(first.tag && first.tracked == Some(4) && first.pos.is_none());
+        assert_eq!((second.name.as_deref(), second.shape), (Some("aa"), 3));
+        let ops = decode(&[4, 0, 0, 3, 3, 5]);
+        assert!(
+            matches!(ops[..], [Op::SpawnBatch(_, 3, Hint::Over(5))]),
+            "{ops:?}"
+        );
+        assert!(decode(&[]).is_empty());
+        assert_eq!(decode(&[0xFF; 100_000]).len(), MAX_OPS);
+        run_ops(&[0, 24, 0, 4, 1, 2, 3, 200]);
+        run_entity_bits(&[5, 1, 0, 0, 0, 1, 0, 0, 0]);
+    }
+}

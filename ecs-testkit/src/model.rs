@@ -520,3 +520,90 @@ impl Model {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    use super::*;
+    use crate::component::{Name, Pos, Tag, Which};
+
+    fn probing() -> Model {
+        Model::probing(Which::FUZZ.map(Which::key))
+    }
+
+    /// The allocator rules: a freed index is reused LIFO with its version bumped, `clear` frees
+    /// in index order, and the model's checks pass on the world it mirrors.
+    #[test]
+    fn predicts_ids_and_agrees_with_the_world() {
+        let mut world = World::new();
+        let mut model = probing();
+        let (p, n) = (Which::Pos.key(), Which::Name.key());
+        for i in 0..5 {
+            let e = world.spawn((Pos(i, 0), Name(format!("{i}"))));
+            let writes = [(p, Value::Pair(i, 0)), (n, Value::Text(format!("{i}")))];
+            assert_eq!(model.spawn(writes), e);
+        }
+        for index in [1, 3] {
+            world.despawn(ent(index, 1)).expect("alive");
+            model.despawn(ent(index, 1));
+        }
+        assert_eq!(model.peek_next(), ent(3, 2));
+        assert_eq!(
+            world.spawn(Tag),
+            model.spawn([(Which::Tag.key(), Value::Unit)])
+        );
+        world.clear();
+        model.clear();
+        assert_eq!(model.peek_next(), ent(4, 2), "clear frees in index order");
+        model.assert_stats(&world);
+        model.assert_world(&world, DeadIds::All);
+        assert_eq!(model.status(ent(1, 1)), Status::Despawned);
+        assert_eq!(model.status(ent(1, 3)), Status::NeverSpawned);
+        assert_eq!(
+            model.check(ent(9, 1)),
+            Err(Error::NeverSpawned { entity: ent(9, 1) })
+        );
+        assert_eq!(model.registered(), [p, n, Which::Tag.key()]);
+    }
+
+    /// A world changed behind the model's back fails the checks.
+    #[test]
+    fn checks_see_changes_behind_the_models_back() {
+        let mut world = World::new();
+        let mut model = probing();
+        let e = world.spawn(Pos(1, 1));
+        model.spawn([(Which::Pos.key(), Value::Pair(1, 1))]);
+        world.insert(e, Pos(2, 2)).expect("alive");
+        let failed = |f: &dyn Fn()| catch_unwind(AssertUnwindSafe(f)).is_err();
+        assert!(failed(&|| model.assert_world(&world, DeadIds::Recent)));
+        world.spawn(());
+        assert!(failed(&|| model.assert_stats(&world)));
+    }
+
+    /// Group declarations follow the world's rules: two distinct types, the same set again is
+    /// fine, a type in two groups is a conflict naming both.
+    #[test]
+    fn group_rules() {
+        let mut model = Model::new();
+        let (p, n, t) = (Which::Pos.key(), Which::Name.key(), Which::Tag.key());
+        assert_eq!(
+            model.group("(Pos, Pos)", &[p, p]),
+            Err(Error::GroupTooSmall {
+                group: "(Pos, Pos)"
+            })
+        );
+        assert_eq!(model.group("(Pos, Name)", &[p, n]), Ok(()));
+        assert_eq!(model.group("(Name, Pos)", &[n, p]), Ok(()));
+        assert_eq!(
+            model.group("(Tag, Name)", &[t, n]),
+            Err(Error::GroupConflict {
+                group: "(Tag, Name)",
+                other: "(Pos, Name)",
+                component: n.type_name(),
+            })
+        );
+        assert!(model.grouped(&[n, p]));
+        assert!(!model.grouped(&[p]));
+    }
+}
