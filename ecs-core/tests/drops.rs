@@ -14,10 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ecs_core::prelude::*;
 
-#[path = "support/ledger.rs"]
-mod ledger;
-
-use ledger::{Ledger, Token, panic_message};
+use ecs_testkit::ledger::{Ledger, Token, panic_message};
 
 /// Asserts that `result` is the panic of a bomb, not some other panic.
 fn assert_bomb_panic<T>(result: std::thread::Result<T>) {

@@ -4,7 +4,7 @@
 //! through every query method, `World::stats`), with entity operands that include arbitrary
 //! `u64`s through `Entity::from_bits`, each run against a model and inside `catch_unwind`.
 //!
-//! The decoder, the model and the checks live in `fuzz_support/harness.rs`, shared with the
+//! The decoder, the model and the checks live in `ecs_testkit::fuzz`, shared with the
 //! `cargo fuzz` targets in `fuzz/` (nightly, for long local runs). Here proptest drives it on
 //! stable, bounded for CI: `ECS_FUZZ_CASES` sets the number of random inputs (default 32, each
 //! up to 4 KiB, i.e. up to ~1,000 operations; 4 under valgrind).
@@ -14,16 +14,13 @@
 //! ECS_FUZZ_CASES=5000 cargo test --release -p ecs-core --test fuzz_ops     # a longer run
 //! ```
 
-#[path = "fuzz_support/harness.rs"]
-mod harness;
-
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use harness::{
-    EDGE_BITS, GROUPS, Harness, METHODS, Op, SHAPES, SLICES, Target, Tracked, check_bits, decode,
-    ent, run_entity_bits, run_ops, setup_ops,
-};
+use ecs_testkit::fuzz::{EDGE_BITS, decode, run_entity_bits, run_ops, setup_ops};
+use ecs_testkit::harness::{GROUPS, SLICES, check_bits};
+use ecs_testkit::query::{METHODS, OP_SHAPES as SHAPES};
+use ecs_testkit::{Harness, Hint, Op, Pos, Target, Tracked, ent};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
@@ -128,7 +125,7 @@ fn query_sweep() -> Vec<Op> {
     for shape in 0..SHAPES {
         for method in 0..METHODS {
             for target in [
-                Target::Live(u16::from(method)),
+                Target::Live(usize::from(method)),
                 Target::Dead(shape),
                 Target::Edge(method, shape),
             ] {
@@ -164,7 +161,7 @@ fn edge_entity_bits_are_handled_by_every_api() {
             })
             .expect("decodes a spawn"),
         255,
-        harness::Hint::Exact,
+        Hint::Exact,
     ));
     big.push(Op::Despawn(Target::Live(4097)));
     setups.push(big);
@@ -173,7 +170,7 @@ fn edge_entity_bits_are_handled_by_every_api() {
     for setup in setups {
         let mut h = Harness::new();
         h.run(&setup);
-        let slots = h.slot_count();
+        let slots = h.model.slot_count();
         let mut bits: Vec<u64> = EDGE_BITS.to_vec();
         let indices = [
             0,
@@ -188,7 +185,7 @@ fn edge_entity_bits_are_handled_by_every_api() {
             u32::MAX,
         ];
         for index in indices {
-            let v = h.slot_version(index).unwrap_or(1);
+            let v = h.model.slot_version(index).unwrap_or(1);
             for version in [
                 0,
                 1,
@@ -233,7 +230,7 @@ fn the_harness_detects_disagreements() {
     // An entity the model does not know about: stats disagree after the first op.
     assert!(quiet(&mut || {
         let mut h = Harness::new();
-        h.world_mut().spawn(());
+        h.world.spawn(());
         h.run(&[Op::Stats]);
     }));
     // A component changed behind the model's back: the full check sees the value.
@@ -241,9 +238,7 @@ fn the_harness_detects_disagreements() {
         let mut h = Harness::new();
         h.run(&setup_ops(4));
         let e = ent(1, 1);
-        h.world_mut()
-            .insert(e, harness::Pos(99, 99))
-            .expect("alive");
+        h.world.insert(e, Pos(99, 99)).expect("alive");
         h.run(&[Op::Stats]);
     }));
     // A counted value alive that the world does not hold (as a leak would leave one).
@@ -256,8 +251,8 @@ fn the_harness_detects_disagreements() {
     assert!(quiet(&mut || {
         let mut h = Harness::new();
         h.run(&setup_ops(2));
-        h.world_mut().despawn(ent(0, 1)).expect("alive");
-        h.world_mut().spawn(());
+        h.world.despawn(ent(0, 1)).expect("alive");
+        h.world.spawn(());
         h.run(&setup_ops(1));
     }));
 }

@@ -1,10 +1,11 @@
-//! Owning groups: declaration rules and errors, and a model test proving that a
-//! group's slices always hold exactly the entities with every owned type, row
-//! by row, whatever sequence of structural changes came before.
+//! Owning groups: declaration rules and errors, and a model test (on the test kit's
+//! `Model`) proving that a group's slices always hold exactly the entities with every
+//! owned type, row by row, whatever sequence of structural changes came before.
 
-use std::collections::BTreeMap;
+use std::any::type_name;
 
 use ecs_core::prelude::*;
+use ecs_testkit::{DeadIds, Key, Mirror, Model, Record, Value};
 use proptest::prelude::*;
 
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
@@ -15,6 +16,42 @@ struct B(u32);
 struct C(String);
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 struct D;
+
+impl Mirror for A {
+    fn short_name() -> String {
+        "A".into()
+    }
+    fn mirror(&self) -> Value {
+        Value::U32(self.0)
+    }
+}
+
+impl Mirror for B {
+    fn short_name() -> String {
+        "B".into()
+    }
+    fn mirror(&self) -> Value {
+        Value::U32(self.0)
+    }
+}
+
+impl Mirror for C {
+    fn short_name() -> String {
+        "C".into()
+    }
+    fn mirror(&self) -> Value {
+        Value::Text(self.0.clone())
+    }
+}
+
+impl Mirror for D {
+    fn short_name() -> String {
+        "D".into()
+    }
+    fn mirror(&self) -> Value {
+        Value::Unit
+    }
+}
 
 /// A group needs two distinct types; the same group twice is fine; a type in two
 /// groups is an error naming both.
@@ -99,17 +136,29 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Held {
-    a: Option<A>,
-    b: Option<B>,
-    c: Option<C>,
-    d: bool,
+/// What the model says an entity holds of `A`, `B` and `C`.
+fn held(record: &Record) -> (Option<A>, Option<B>, Option<C>, bool) {
+    let number = |key: Key| match record.get(&key) {
+        Some(Value::U32(n)) => Some(*n),
+        _ => None,
+    };
+    let c = match record.get(&Key::of::<C>()) {
+        Some(Value::Text(s)) => Some(C(s.clone())),
+        _ => None,
+    };
+    (
+        number(Key::of::<A>()).map(A),
+        number(Key::of::<B>()).map(B),
+        c,
+        record.contains_key(&Key::of::<D>()),
+    )
 }
 
 /// Checks both groups' slices against the model: same set of entities, and in
-/// each row the values of that entity.
-fn check(world: &mut World, model: &BTreeMap<Entity, Held>) {
+/// each row the values of that entity; and the world's stats against the model's.
+fn check(world: &mut World, model: &Model) {
+    model.assert_stats(world);
+    let held: Vec<_> = model.live().iter().map(|(&e, r)| (e, held(r))).collect();
     let mut query = world.query::<(Entity, &A, &B)>();
     let (entities, a, b) = query.slices().unwrap();
     assert_eq!((entities.len(), a.len()), (b.len(), b.len()));
@@ -117,9 +166,9 @@ fn check(world: &mut World, model: &BTreeMap<Entity, Held>) {
         .map(|i| (entities[i], a[i], b[i]))
         .collect();
     rows.sort_by_key(|row| row.0);
-    let expected: Vec<_> = model
+    let expected: Vec<_> = held
         .iter()
-        .filter_map(|(&e, h)| Some((e, h.a?, h.b?)))
+        .filter_map(|(e, (a, b, _, _))| Some((*e, (*a)?, (*b)?)))
         .collect();
     assert_eq!(rows, expected, "group (A, B)");
 
@@ -129,10 +178,10 @@ fn check(world: &mut World, model: &BTreeMap<Entity, Held>) {
         .map(|i| (entities[i], c[i].clone()))
         .collect();
     rows.sort_by_key(|row| row.0);
-    let expected: Vec<_> = model
+    let expected: Vec<_> = held
         .iter()
-        .filter(|(_, h)| h.d)
-        .filter_map(|(&e, h)| Some((e, h.c.clone()?)))
+        .filter(|(_, (.., d))| *d)
+        .filter_map(|(e, (_, _, c, _))| Some((*e, c.clone()?)))
         .collect();
     assert_eq!(rows, expected, "group (C, D)");
 
@@ -143,117 +192,125 @@ fn check(world: &mut World, model: &BTreeMap<Entity, Held>) {
         .map(|(e, a, b)| (e, *a, *b))
         .collect();
     seen.sort_by_key(|row| row.0);
-    let expected: Vec<_> = model
+    let expected: Vec<_> = held
         .iter()
-        .filter_map(|(&e, h)| Some((e, h.a?, h.b?)))
+        .filter_map(|(e, (a, b, _, _))| Some((*e, (*a)?, (*b)?)))
         .collect();
     assert_eq!(seen, expected, "iteration over (A, B)");
 }
 
+/// Declares the groups `(A, B)` and `(D, C)` in the world and the model.
+fn declare(world: &mut World, model: &mut Model) {
+    world.group::<(A, B)>().unwrap();
+    let ab = [Key::of::<A>(), Key::of::<B>()];
+    assert_eq!(model.group(type_name::<(A, B)>(), &ab), Ok(()));
+    world.group::<(D, C)>().unwrap();
+    let dc = [Key::of::<D>(), Key::of::<C>()];
+    assert_eq!(model.group(type_name::<(D, C)>(), &dc), Ok(()));
+}
+
 fn run(ops: Vec<Op>, declare_first: bool) {
     let mut world = World::new();
-    let mut model: BTreeMap<Entity, Held> = BTreeMap::new();
-    let declare = |world: &mut World| {
-        world.group::<(A, B)>().unwrap();
-        world.group::<(D, C)>().unwrap();
-    };
+    let keys = [
+        Key::of::<A>(),
+        Key::of::<B>(),
+        Key::of::<C>(),
+        Key::of::<D>(),
+    ];
+    let mut model = Model::probing(keys);
     if declare_first {
-        declare(&mut world);
+        declare(&mut world, &mut model);
     }
     let mut counter = 0u32;
     for (step, op) in ops.into_iter().enumerate() {
         counter += 1;
         apply(&mut world, &mut model, op, counter);
         if !declare_first && step == 10 {
-            declare(&mut world);
+            declare(&mut world, &mut model);
         }
         if declare_first || step >= 10 {
             check(&mut world, &model);
         }
     }
+    model.assert_world(&world, DeadIds::All);
+}
+
+/// Inserts `value` on the live `e` in the world and the model; both replace the same value.
+fn insert<T: Mirror>(world: &mut World, model: &mut Model, e: Entity, value: T) {
+    let expected = model.insert(e, Key::of::<T>(), value.mirror());
+    let got = world.insert(e, value).map(|old| old.map(|c| c.mirror()));
+    assert_eq!(got, Ok(expected), "insert on {e:?}");
+}
+
+/// Removes `T` from the live `e` in the world and the model; both must give the same value.
+fn remove<T: Mirror>(world: &mut World, model: &mut Model, e: Entity) {
+    let got = world.remove::<T>(e).ok().map(|c| c.mirror());
+    assert_eq!(got, model.remove(e, Key::of::<T>()), "remove from {e:?}");
 }
 
 /// Applies one operation to the world and the model alike.
-fn apply(world: &mut World, model: &mut BTreeMap<Entity, Held>, op: Op, counter: u32) {
-    let live: Vec<Entity> = model.keys().copied().collect();
+fn apply(world: &mut World, model: &mut Model, op: Op, counter: u32) {
+    let live: Vec<Entity> = model.live().keys().copied().collect();
     let pick = |i: usize| (!live.is_empty()).then(|| live[i % live.len()]);
-    {
-        match op {
-            Op::Spawn { a, b, c, d } => {
-                let e = world.spawn(());
-                let mut held = Held::default();
-                if a {
-                    world.insert(e, A(counter)).unwrap();
-                    held.a = Some(A(counter));
-                }
-                if b {
-                    world.insert(e, B(counter)).unwrap();
-                    held.b = Some(B(counter));
-                }
-                if c {
-                    world.insert(e, C(counter.to_string())).unwrap();
-                    held.c = Some(C(counter.to_string()));
-                }
-                if d {
-                    world.insert(e, D).unwrap();
-                    held.d = true;
-                }
-                model.insert(e, held);
+    match op {
+        Op::Spawn { a, b, c, d } => {
+            let e = world.spawn(());
+            assert_eq!(model.spawn([]), e, "spawned id");
+            if a {
+                insert(world, model, e, A(counter));
             }
-            Op::Insert { pick: i, which } => {
-                let Some(e) = pick(i) else { return };
-                let held = model.get_mut(&e).unwrap();
-                match which {
-                    0 => {
-                        world.insert(e, A(counter)).unwrap();
-                        held.a = Some(A(counter));
-                    }
-                    1 => {
-                        world.insert(e, B(counter)).unwrap();
-                        held.b = Some(B(counter));
-                    }
-                    2 => {
-                        world.insert(e, C(counter.to_string())).unwrap();
-                        held.c = Some(C(counter.to_string()));
-                    }
-                    _ => {
-                        world.insert(e, D).unwrap();
-                        held.d = true;
-                    }
-                }
+            if b {
+                insert(world, model, e, B(counter));
             }
-            Op::Remove { pick: i, which } => {
-                let Some(e) = pick(i) else { return };
-                let held = model.get_mut(&e).unwrap();
-                match which {
-                    0 => assert_eq!(world.remove::<A>(e).ok(), held.a.take()),
-                    1 => assert_eq!(world.remove::<B>(e).ok(), held.b.take()),
-                    2 => assert_eq!(world.remove::<C>(e).ok(), held.c.take()),
-                    _ => {
-                        assert_eq!(world.remove::<D>(e).is_ok(), held.d);
-                        held.d = false;
-                    }
-                }
+            if c {
+                insert(world, model, e, C(counter.to_string()));
             }
-            Op::Despawn { pick: i } => {
-                let Some(e) = pick(i) else { return };
-                world.despawn(e).unwrap();
-                model.remove(&e);
+            if d {
+                insert(world, model, e, D);
             }
-            Op::Bump => {
-                world
-                    .query::<(&mut A, &B)>()
-                    .for_each(|(a, _)| a.0 += 1_000_000);
-                for held in model.values_mut() {
-                    if let (Some(a), Some(_)) = (&mut held.a, held.b) {
-                        a.0 += 1_000_000;
-                    }
-                }
+        }
+        Op::Insert { pick: i, which } => {
+            let Some(e) = pick(i) else { return };
+            match which {
+                0 => insert(world, model, e, A(counter)),
+                1 => insert(world, model, e, B(counter)),
+                2 => insert(world, model, e, C(counter.to_string())),
+                _ => insert(world, model, e, D),
             }
-            Op::Clear => {
-                world.clear();
-                model.clear();
+        }
+        Op::Remove { pick: i, which } => {
+            let Some(e) = pick(i) else { return };
+            match which {
+                0 => remove::<A>(world, model, e),
+                1 => remove::<B>(world, model, e),
+                2 => remove::<C>(world, model, e),
+                _ => remove::<D>(world, model, e),
             }
+        }
+        Op::Despawn { pick: i } => {
+            let Some(e) = pick(i) else { return };
+            world.despawn(e).unwrap();
+            model.despawn(e);
+        }
+        Op::Bump => {
+            world
+                .query::<(&mut A, &B)>()
+                .for_each(|(a, _)| a.0 += 1_000_000);
+            let bumped: Vec<(Entity, A)> = model
+                .live()
+                .iter()
+                .filter_map(|(&e, r)| match held(r) {
+                    (Some(a), Some(_), ..) => Some((e, A(a.0 + 1_000_000))),
+                    _ => None,
+                })
+                .collect();
+            for (e, a) in bumped {
+                model.insert(e, Key::of::<A>(), a.mirror());
+            }
+        }
+        Op::Clear => {
+            world.clear();
+            model.clear();
         }
     }
 }

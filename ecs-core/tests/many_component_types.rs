@@ -1,53 +1,35 @@
 //! Worlds with more component types than the per-entity component mask tracks (the first 64
 //! component ids; despawn and `components_of` scan the storages beyond it), checked against a
 //! model under random spawn / insert / remove / despawn / clear, with a group among the
-//! unmasked types and every value drop-counted.
+//! unmasked types and every value in a drop ledger.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicIsize, Ordering};
+use std::any::type_name;
 
 use ecs_core::prelude::*;
+use ecs_testkit::{DeadIds, Key, Ledger, Mirror, Model, Token, Value};
 
-/// Counts the values alive (made and not yet dropped) of one test.
-#[derive(Clone, Default)]
-struct Counter(Arc<AtomicIsize>);
-
-impl Counter {
-    fn live(&self) -> isize {
-        self.0.load(Ordering::SeqCst)
-    }
-}
-
-/// Part of every component: increments its counter when made, decrements it when dropped.
-struct Counted(Counter);
-
-impl Counted {
-    fn new(counter: &Counter) -> Self {
-        counter.0.fetch_add(1, Ordering::SeqCst);
-        Counted(counter.clone())
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        (self.0).0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// One of 72 distinct component types.
+/// One of 72 distinct component types; every value is a value of the test's ledger.
 #[derive(Component)]
 struct C<const N: usize> {
     value: u32,
-    _counted: Counted,
+    _token: Token,
 }
 
 impl<const N: usize> C<N> {
-    fn new(value: u32, counter: &Counter) -> Self {
+    fn new(value: u32, ledger: &Ledger) -> Self {
         C {
             value,
-            _counted: Counted::new(counter),
+            _token: ledger.token(),
         }
+    }
+}
+
+impl<const N: usize> Mirror for C<N> {
+    fn short_name() -> String {
+        format!("C<{N}>")
+    }
+    fn mirror(&self) -> Value {
+        Value::U32(self.value)
     }
 }
 
@@ -85,51 +67,32 @@ impl Rng {
     }
 }
 
-type Model = BTreeMap<Entity, BTreeMap<usize, u32>>;
-
-/// Inserts `C<n>(value)` on the live `e`; the value it replaces.
-fn insert(world: &mut World, e: Entity, n: usize, value: u32, counter: &Counter) -> Option<u32> {
-    with_n!(n, N => {
-        let old = world.insert(e, C::<N>::new(value, counter));
-        old.expect("alive").map(|c| c.value)
-    })
+/// The model's key of `C<n>`.
+fn key(n: usize) -> Key {
+    with_n!(n, N => Key::of::<C<N>>())
 }
 
-/// Everything observable about every live entity matches the model: values through `get`,
-/// `contains`, the exact list of `components_of` (names `C<n>`, in registration order, which
-/// here is first-use order), and the counts in `stats`.
-fn check(world: &World, model: &Model, counter: &Counter, order: &[usize]) {
-    assert_eq!(world.len(), model.len());
-    for (&e, held) in model {
-        // Every type it holds, and every type around the mask's edge; `components_of` below
-        // covers the rest (it lists exactly what the world thinks the entity holds).
-        let probed = held.keys().copied().chain(60..TYPES);
-        for n in probed {
-            let got = with_n!(n, N => world.get::<C<N>>(e).ok().map(|c| c.value));
-            assert_eq!(got, held.get(&n).copied(), "{e:?} C<{n}>");
-            let has = with_n!(n, N => world.contains::<C<N>>(e));
-            assert_eq!(has, held.contains_key(&n));
-        }
-        let names: Vec<String> = world
-            .components_of(e)
-            .expect("alive")
-            .map(|info| info.name().to_owned())
-            .collect();
-        let expected: Vec<String> = order
-            .iter()
-            .filter(|n| held.contains_key(n))
-            .map(|n| format!("C<{n}>"))
-            .collect();
-        assert_eq!(names, expected, "components_of({e:?})");
-    }
-    let total: usize = model.values().map(BTreeMap::len).sum();
-    let stats = world.stats();
-    assert_eq!(stats.components, total, "stats.components");
+/// Inserts `C<n>(value)` on the live `e` in the world and the model; both must replace the same
+/// value.
+fn insert(world: &mut World, model: &mut Model, e: Entity, n: usize, value: u32, ledger: &Ledger) {
+    let old = with_n!(n, N => world.insert(e, C::<N>::new(value, ledger)).map(|old| old.map(|c| c.mirror())));
     assert_eq!(
-        stats.live_entities + stats.free_slots + stats.retired_slots,
-        stats.entity_slots
+        old,
+        Ok(model.insert(e, key(n), Value::U32(value))),
+        "insert C<{n}> on {e:?}"
     );
-    assert_eq!(counter.live(), total as isize, "values alive vs held");
+}
+
+/// Everything observable about every live entity matches the model: values through `get` and
+/// `contains` (every type it holds, and every type around the mask's edge), the exact list of
+/// `components_of` (names `C<n>`, in registration order, which here is first-use order), `stats`,
+/// dead ids; and the ledger's live values are exactly the values the world holds.
+fn check(world: &World, model: &Model, ledger: &Ledger) {
+    model.assert_stats(world);
+    model.assert_world(world, DeadIds::Recent);
+    let total: usize = model.registered().iter().map(|&k| model.count(k)).sum();
+    assert_eq!(ledger.live(), total, "values alive vs held");
+    ledger.assert_no_errors();
 }
 
 /// Random operations over 72 component types (ids past the 64-bit mask included, a group of
@@ -139,10 +102,11 @@ fn check(world: &World, model: &Model, counter: &Counter, order: &[usize]) {
 /// components.
 #[test]
 fn more_component_types_than_the_mask_tracks() {
-    let counter = Counter::default();
+    let ledger = Ledger::default();
     let mut world = World::new();
-    let mut model = Model::new();
-    let mut order: Vec<usize> = Vec::new();
+    // Every type it holds is checked on every entity, and so is every type around the mask's
+    // edge; `components_of` covers the rest (it lists exactly what the world thinks it holds).
+    let mut model = Model::probing((60..TYPES).map(key));
     let mut rng = Rng(0x1234_5678_9abc_def1);
     // Register every type, in a shuffled order, so ids and type numbers differ.
     let mut types: Vec<usize> = (0..TYPES).collect();
@@ -153,19 +117,25 @@ fn more_component_types_than_the_mask_tracks() {
     types.retain(|&n| n < 70);
     types.extend([70, 71]);
     let probe = world.spawn(());
+    assert_eq!(model.spawn([]), probe);
     for &n in &types {
-        assert_eq!(insert(&mut world, probe, n, 0, &counter), None);
-        order.push(n);
+        insert(&mut world, &mut model, probe, n, 0, &ledger);
     }
     world.despawn(probe).expect("alive");
-    world.group::<(C<70>, C<71>)>().expect("a new group");
+    model.despawn(probe);
+    let grouped = world.group::<(C<70>, C<71>)>();
+    assert_eq!(grouped, Ok(()), "a new group");
+    assert_eq!(
+        model.group(type_name::<(C<70>, C<71>)>(), &[key(70), key(71)]),
+        grouped
+    );
 
     for step in 0..2400 {
-        let live: Vec<Entity> = model.keys().copied().collect();
+        let live: Vec<Entity> = model.live().keys().copied().collect();
         match rng.below(20) {
             0..=5 => {
                 let e = world.spawn(());
-                let mut held = BTreeMap::new();
+                assert_eq!(model.spawn([]), e, "spawned id");
                 for _ in 0..rng.below(6) {
                     // Favour the ids past the mask and the group's types.
                     let n = if rng.below(2) == 0 {
@@ -173,29 +143,28 @@ fn more_component_types_than_the_mask_tracks() {
                     } else {
                         rng.below(TYPES)
                     };
-                    let value = step as u32;
-                    let old = insert(&mut world, e, n, value, &counter);
-                    assert_eq!(old, held.insert(n, value));
+                    insert(&mut world, &mut model, e, n, step as u32, &ledger);
                 }
-                model.insert(e, held);
             }
             6..=9 if !live.is_empty() => {
                 let e = live[rng.below(live.len())];
                 let n = rng.below(TYPES);
-                let value = step as u32;
-                let old = insert(&mut world, e, n, value, &counter);
-                assert_eq!(old, model.get_mut(&e).expect("alive").insert(n, value));
+                insert(&mut world, &mut model, e, n, step as u32, &ledger);
             }
             10..=13 if !live.is_empty() => {
                 let e = live[rng.below(live.len())];
                 let n = rng.below(TYPES);
-                let got = with_n!(n, N => world.remove::<C<N>>(e).ok().map(|c| c.value));
-                assert_eq!(got, model.get_mut(&e).expect("alive").remove(&n));
+                let got = with_n!(n, N => world.remove::<C<N>>(e).map(|c| c.mirror()));
+                let expected = model.lookup(e, key(n));
+                if expected.is_ok() {
+                    model.remove(e, key(n));
+                }
+                assert_eq!(got, expected, "remove C<{n}> from {e:?}");
             }
             14..=17 if !live.is_empty() => {
                 let e = live[rng.below(live.len())];
                 world.despawn(e).expect("alive");
-                model.remove(&e);
+                model.despawn(e);
                 assert!(!world.is_alive(e));
                 assert!(world.components_of(e).is_err());
             }
@@ -206,26 +175,26 @@ fn more_component_types_than_the_mask_tracks() {
             _ => {}
         }
         if step % 3 == 0 {
-            check(&world, &model, &counter, &order);
+            check(&world, &model, &ledger);
         }
     }
-    check(&world, &model, &counter, &order);
+    check(&world, &model, &ledger);
     // The group still serves its query, row-aligned, with exactly the entities holding both.
     let mut query = world.query::<(Entity, &C<70>, &C<71>)>();
     let (entities, a, b) = query.slices().expect("grouped");
     assert!(entities.len() == a.len() && a.len() == b.len());
-    for (i, e) in entities.iter().enumerate() {
-        let held = &model[e];
+    for (i, &e) in entities.iter().enumerate() {
         assert_eq!(
-            (held.get(&70), held.get(&71)),
-            (Some(&a[i].value), Some(&b[i].value))
+            (model.get(e, key(70)), model.get(e, key(71))),
+            (Some(&a[i].mirror()), Some(&b[i].mirror()))
         );
     }
     let both = model
+        .live()
         .values()
-        .filter(|h| h.contains_key(&70) && h.contains_key(&71))
+        .filter(|held| held.contains_key(&key(70)) && held.contains_key(&key(71)))
         .count();
     assert_eq!(entities.len(), both);
     drop(world);
-    assert_eq!(counter.live(), 0, "every value dropped exactly once");
+    ledger.assert_all_dropped();
 }

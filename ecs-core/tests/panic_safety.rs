@@ -4,9 +4,11 @@
 //! clear, an overwriting `insert_bundle` / `spawn` / `spawn_batch`, a caller's drop of a removed
 //! or replaced value, and world drop), the world must:
 //!
-//! - hold exactly the entities and values a model predicts (compared through `get`, `contains`,
-//!   `components_of` and a query over every live entity);
-//! - report consistent `World::stats` (live + free + retired == slots, component counts);
+//! - hold exactly the entities and values the reference model (`ecs_testkit::Model`) predicts,
+//!   ids included (compared through `get`, `contains`, `components_of` and a query over every
+//!   live entity; despawned ids must be despawned);
+//! - report the `World::stats` the model predicts (live + free + retired == slots, component
+//!   counts, registered types, sparse pages);
 //! - have dropped every value exactly once: each value carries an id in a per-test [`Ledger`],
 //!   and the ids still live must be exactly those the model says the world holds;
 //! - keep every group packed: when the world groups `(A, N)`, `Query::slices` of `(Entity, &A,
@@ -20,18 +22,16 @@
 //! Every test checks that the panic it caught is the one it provoked (by message), not some
 //! assertion inside the world.
 
+use std::any::type_name;
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use ecs_core::prelude::*;
-
-#[path = "support/ledger.rs"]
-mod ledger;
-
-use ledger::{Ledger, Token, panic_message};
+use ecs_testkit::ledger::{Ledger, Token, panic_message};
+use ecs_testkit::{DeadIds, Key, Mirror, Model, Record, Value, ent};
 
 // ---------------------------------------------------------------------------------------------
-// Components and the model
+// Components and how the model sees them
 // ---------------------------------------------------------------------------------------------
 
 #[derive(Component)]
@@ -44,7 +44,56 @@ struct B(Token);
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 struct N(i64);
 
-/// What the model says one entity holds: token ids of `A` and `B`, and `N`'s value.
+impl Mirror for A {
+    fn short_name() -> String {
+        "A".into()
+    }
+    fn mirror(&self) -> Value {
+        Value::U64(self.0.id)
+    }
+}
+
+impl Mirror for B {
+    fn short_name() -> String {
+        "B".into()
+    }
+    fn mirror(&self) -> Value {
+        Value::U64(self.0.id)
+    }
+}
+
+impl Mirror for N {
+    fn short_name() -> String {
+        "N".into()
+    }
+    fn mirror(&self) -> Value {
+        Value::I64(self.0)
+    }
+}
+
+fn ka() -> Key {
+    Key::of::<A>()
+}
+
+fn kb() -> Key {
+    Key::of::<B>()
+}
+
+fn kn() -> Key {
+    Key::of::<N>()
+}
+
+/// The model of an empty world, checking `A`, `B` and `N` on every entity.
+fn new_model() -> Model {
+    Model::probing([ka(), kb(), kn()])
+}
+
+/// The model's value of a ledger token.
+fn id(token: &Token) -> Value {
+    Value::U64(token.id)
+}
+
+/// One entity as the tests compare it: token ids of `A` and `B`, and `N`'s value.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Row {
     a: Option<u64>,
@@ -52,20 +101,52 @@ struct Row {
     n: Option<i64>,
 }
 
-type Model = BTreeMap<Entity, Row>;
-
-fn row_of(world: &World, e: Entity) -> Row {
+fn row(record: &Record) -> Row {
+    let token = |key: Key| match record.get(&key) {
+        Some(Value::U64(id)) => Some(*id),
+        _ => None,
+    };
     Row {
-        a: world.get::<A>(e).ok().map(|a| a.0.id),
-        b: world.get::<B>(e).ok().map(|b| b.0.id),
-        n: world.get::<N>(e).ok().map(|n| n.0),
+        a: token(ka()),
+        b: token(kb()),
+        n: match record.get(&kn()) {
+            Some(Value::I64(n)) => Some(*n),
+            _ => None,
+        },
     }
 }
 
-/// The world holds exactly `model`, its stats add up, and the live ledger ids are exactly the
-/// ids the model holds plus `held` (values the test itself holds).
+fn rows(model: &Model) -> BTreeMap<Entity, Row> {
+    model.live().iter().map(|(&e, r)| (e, row(r))).collect()
+}
+
+/// `e` was just spawned: it must have the id the model predicts; the model takes its values
+/// from the world (the token ids are the world's to hand out).
+fn adopt(world: &World, model: &mut Model, e: Entity) {
+    let writes = [ka(), kn(), kb()]
+        .into_iter()
+        .filter_map(|key| key.get(world, e).ok().map(|value| (key, value)));
+    assert_eq!(model.spawn(writes), e, "spawned id");
+}
+
+/// Applies `f` to the `N` of the live `e` in the model.
+fn update_n(model: &mut Model, e: Entity, f: impl FnOnce(i64) -> i64) {
+    let n = row(model.record(e)).n.expect("holds N");
+    model.insert(e, kn(), Value::I64(f(n)));
+}
+
+/// Declares the group `(A, N)` in the world and the model.
+fn group(world: &mut World, model: &mut Model) {
+    let got = world.group::<(A, N)>();
+    assert_eq!(got, model.group(type_name::<(A, N)>(), &[ka(), kn()]));
+    got.expect("a new group");
+}
+
+/// The world holds exactly what the model holds (through a query over every live entity, and
+/// through every entity API the model checks), its stats are the model's, and the live ledger
+/// ids are exactly the ids the model holds plus `held` (values the test itself holds).
 fn assert_world(world: &World, model: &Model, ledger: &Ledger, held: &[u64]) {
-    let listed: Model = world
+    let listed: BTreeMap<Entity, Row> = world
         .query_ref::<(Entity, Option<&A>, Option<&B>, Option<&N>)>()
         .iter()
         .map(|(e, a, b, n)| {
@@ -77,33 +158,14 @@ fn assert_world(world: &World, model: &Model, ledger: &Ledger, held: &[u64]) {
             (e, row)
         })
         .collect();
-    assert_eq!(&listed, model, "live entities and their values (query)");
-    assert_eq!(world.len(), model.len(), "len");
-    for (&e, row) in model {
-        assert!(world.is_alive(e), "{e:?} alive");
-        assert_eq!(row_of(world, e), *row, "{e:?} (get)");
-        assert_eq!(world.contains::<A>(e), row.a.is_some());
-        assert_eq!(world.contains::<N>(e), row.n.is_some());
-        let held = usize::from(row.a.is_some())
-            + usize::from(row.b.is_some())
-            + usize::from(row.n.is_some());
-        assert_eq!(world.components_of(e).expect("alive").count(), held);
-    }
-    let stats = world.stats();
-    assert_eq!(stats.live_entities, model.len(), "stats.live_entities");
     assert_eq!(
-        stats.live_entities + stats.free_slots + stats.retired_slots,
-        stats.entity_slots,
-        "stats: live + free + retired == slots"
+        listed,
+        rows(model),
+        "live entities and their values (query)"
     );
-    let components: usize = model
-        .values()
-        .map(|r| {
-            usize::from(r.a.is_some()) + usize::from(r.b.is_some()) + usize::from(r.n.is_some())
-        })
-        .sum();
-    assert_eq!(stats.components, components, "stats.components");
-    let mut expected: BTreeSet<u64> = model
+    model.assert_stats(world);
+    model.assert_world(world, DeadIds::All);
+    let mut expected: BTreeSet<u64> = rows(model)
         .values()
         .flat_map(|r| r.a.into_iter().chain(r.b))
         .collect();
@@ -124,7 +186,8 @@ fn assert_group(world: &World, model: &Model) {
         entities.len() == a.len() && a.len() == n.len(),
         "slice lengths"
     );
-    let rows: Model = entities
+    let model = rows(model);
+    let rows: BTreeMap<Entity, Row> = entities
         .iter()
         .zip(a.iter().zip(n))
         .map(|(&e, (a, n))| {
@@ -136,10 +199,9 @@ fn assert_group(world: &World, model: &Model) {
             (e, row)
         })
         .collect();
-    let expected: Model = model
-        .iter()
+    let expected: BTreeMap<Entity, Row> = model
+        .into_iter()
         .filter(|(_, r)| r.a.is_some() && r.n.is_some())
-        .map(|(&e, &r)| (e, r))
         .collect();
     assert_eq!(rows, expected, "the group's packed rows");
 }
@@ -149,11 +211,14 @@ fn is_grouped(world: &World) -> bool {
     world.query_ref::<(Entity, &A, &N)>().slices().is_ok()
 }
 
-/// The world still works: spawn, insert, query, remove and despawn, with drop accounting; the
-/// world is left as it was.
-fn assert_usable(world: &mut World, model: &Model, ledger: &Ledger) {
+/// The world still works: spawn, insert, query, remove and despawn, with drop accounting, all
+/// as the model predicts.
+fn assert_usable(world: &mut World, model: &mut Model, ledger: &Ledger) {
     let e = world.spawn((A(ledger.token()), N(5)));
-    world.insert(e, B(ledger.token())).expect("alive");
+    adopt(world, model, e);
+    let b = ledger.token();
+    model.insert(e, kb(), id(&b));
+    world.insert(e, B(b)).expect("alive");
     let mut seen = 0;
     for (id, n) in world.query::<(Entity, &mut N)>().iter_mut() {
         if id == e {
@@ -162,9 +227,12 @@ fn assert_usable(world: &mut World, model: &Model, ledger: &Ledger) {
         }
     }
     assert_eq!(seen, 1);
+    update_n(model, e, |n| n + 1);
     assert_eq!(world.get::<N>(e), Ok(&N(6)));
     drop(world.remove::<B>(e).expect("has B"));
+    model.remove(e, kb());
     world.despawn(e).expect("alive");
+    model.despawn(e);
     assert_eq!(world.despawn(e), Err(Error::Despawned { entity: e }));
     assert_world(world, model, ledger, &[]);
 }
@@ -196,39 +264,46 @@ const LAYOUTS: [Layout; 3] = [Layout::Aligned, Layout::Fragmented, Layout::Group
 /// A world of 200 entities laid out as `layout`, and its model.
 fn populate(layout: Layout, ledger: &Ledger) -> (World, Model) {
     let mut world = World::new();
-    let mut model = Model::new();
+    let mut model = new_model();
     if let Layout::Grouped = layout {
-        world.group::<(A, N)>().expect("a new group");
+        group(&mut world, &mut model);
     }
     let ids = world.spawn_batch((0..200).map(|i| (A(ledger.token()), N(i))));
     for &e in &ids {
-        model.insert(e, row_of(&world, e));
+        adopt(&world, &mut model, e);
     }
     if let Layout::Fragmented | Layout::Grouped = layout {
         for (i, &e) in ids.iter().enumerate() {
-            let row = model.get_mut(&e).expect("spawned");
             if i % 3 == 0 {
                 world.remove::<N>(e).expect("has N");
-                row.n = None;
+                model.remove(e, kn());
             }
             if i % 5 == 0 {
                 let b = ledger.token();
-                row.b = Some(b.id);
+                model.insert(e, kb(), id(&b));
                 world.insert(e, B(b)).expect("alive");
             }
             if i % 7 == 0 && i % 3 == 0 {
                 world.insert(e, N(-(i as i64))).expect("alive");
-                row.n = Some(-(i as i64));
+                model.insert(e, kn(), Value::I64(-(i as i64)));
             }
         }
         for &e in ids.iter().skip(1).step_by(11) {
             world.despawn(e).expect("alive");
-            model.remove(&e);
+            model.despawn(e);
         }
     }
     assert_world(&world, &model, ledger, &[]);
     assert_eq!(is_grouped(&world), matches!(layout, Layout::Grouped));
     (world, model)
+}
+
+/// How many live entities hold both `A` and `N`.
+fn matches_a_n(model: &Model) -> usize {
+    rows(model)
+        .values()
+        .filter(|r| r.a.is_some() && r.n.is_some())
+        .count()
 }
 
 /// The points at which a closure panics: first item, second, around the 64-item chunk
@@ -302,21 +377,14 @@ fn panic_inside_a_query_closure_keeps_completed_writes() {
         ] {
             let ledger = Ledger::default();
             let (mut world, mut model) = populate(layout, &ledger);
-            let matches = model
-                .values()
-                .filter(|r| r.a.is_some() && r.n.is_some())
-                .count();
+            let matches = matches_a_n(&model);
             for k in panic_points(matches) {
                 let changed = walk_and_panic(&mut world, walk, k);
                 assert_eq!(changed.len(), k - 1, "{layout:?} {walk:?} k={k}");
                 let distinct: BTreeSet<Entity> = changed.iter().copied().collect();
                 assert_eq!(distinct.len(), changed.len(), "an entity was yielded twice");
                 for e in changed {
-                    let n = model
-                        .get_mut(&e)
-                        .and_then(|r| r.n.as_mut())
-                        .expect("matched");
-                    *n += 1;
+                    update_n(&mut model, e, |n| n + 1);
                 }
                 assert_world(&world, &model, &ledger, &[]);
             }
@@ -328,12 +396,9 @@ fn panic_inside_a_query_closure_keeps_completed_writes() {
             });
             assert_eq!(seen.len(), matches);
             for e in seen {
-                *model
-                    .get_mut(&e)
-                    .and_then(|r| r.n.as_mut())
-                    .expect("matched") += 1;
+                update_n(&mut model, e, |n| n + 1);
             }
-            assert_usable(&mut world, &model, &ledger);
+            assert_usable(&mut world, &mut model, &ledger);
             drop(world);
             ledger.assert_all_dropped();
         }
@@ -380,13 +445,17 @@ fn panic_inside_read_only_folds_and_alive_walks() {
         assert_panicked(result, "closure panic");
         visited.pop();
         for e in visited {
-            if let Some(n) = model.get_mut(&e).and_then(|r| r.n.as_mut()) {
-                *n *= 2;
+            if row(model.record(e)).n.is_some() {
+                update_n(&mut model, e, |n| n * 2);
             }
         }
         assert_world(&world, &model, &ledger, &[]);
 
-        let (&target, _) = model.iter().find(|(_, r)| r.n.is_some()).expect("some N");
+        let (&target, _) = model
+            .live()
+            .iter()
+            .find(|(_, r)| r.contains_key(&kn()))
+            .expect("some N");
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut q = world.query::<&mut N>();
             let n = q.get_mut(target).expect("has N");
@@ -394,10 +463,10 @@ fn panic_inside_read_only_folds_and_alive_walks() {
             panic!("closure panic while holding get_mut");
         }));
         assert_panicked(result, "closure panic");
-        model.get_mut(&target).expect("alive").n = Some(1234);
+        model.insert(target, kn(), Value::I64(1234));
         assert_world(&world, &model, &ledger, &[]);
 
-        assert_usable(&mut world, &model, &ledger);
+        assert_usable(&mut world, &mut model, &ledger);
         drop(world);
         ledger.assert_all_dropped();
     }
@@ -443,18 +512,18 @@ impl Iterator for PanickingBundles {
 /// grouped when `grouped`.
 fn batch_world(with_free_slots: bool, grouped: bool, ledger: &Ledger) -> (World, Model) {
     let mut world = World::new();
-    let mut model = Model::new();
+    let mut model = new_model();
     if grouped {
-        world.group::<(A, N)>().expect("a new group");
+        group(&mut world, &mut model);
     }
     if with_free_slots {
         let ids = world.spawn_batch((0..30).map(|i| (A(ledger.token()), N(-i))));
-        for (i, &e) in ids.iter().enumerate() {
-            if i % 2 == 0 {
-                world.despawn(e).expect("alive");
-            } else {
-                model.insert(e, row_of(&world, e));
-            }
+        for &e in &ids {
+            adopt(&world, &mut model, e);
+        }
+        for &e in ids.iter().step_by(2) {
+            world.despawn(e).expect("alive");
+            model.despawn(e);
         }
     }
     (world, model)
@@ -477,12 +546,6 @@ fn panic_inside_a_spawn_batch_iterator() {
                 for holding in [false, true] {
                     let ledger = Ledger::default();
                     let (mut world, mut model) = batch_world(with_free_slots, grouped, &ledger);
-                    // The ids the allocator hands out next: what a twin world built the same
-                    // way returns for the same number of spawns.
-                    let twin_ledger = Ledger::default();
-                    let (mut twin, _) = batch_world(with_free_slots, grouped, &twin_ledger);
-                    let predicted: BTreeSet<Entity> =
-                        (0..panic_at).map(|_| twin.spawn(())).collect();
                     let before = world.stats();
                     let result = catch_unwind(AssertUnwindSafe(|| {
                         world.spawn_batch(PanickingBundles {
@@ -494,10 +557,12 @@ fn panic_inside_a_spawn_batch_iterator() {
                         })
                     }));
                     assert_panicked(result, "iterator panic");
-                    let new: Model = world
+                    // The batch's types are registered before its first item is asked for.
+                    model.register(&[ka(), kn()]);
+                    let new: BTreeMap<Entity, Row> = world
                         .query_ref::<(Entity, &A, &N)>()
                         .iter()
-                        .filter(|(e, _, _)| !model.contains_key(e))
+                        .filter(|(e, _, _)| !model.live().contains_key(e))
                         .map(|(e, a, n)| {
                             let row = Row {
                                 a: Some(a.0.id),
@@ -512,20 +577,24 @@ fn panic_inside_a_spawn_batch_iterator() {
                         panic_at as usize,
                         "entities spawned before the panic"
                     );
-                    assert_eq!(
-                        new.keys().copied().collect::<BTreeSet<_>>(),
-                        predicted,
-                        "the ids the allocator had next"
-                    );
                     let values: BTreeSet<i64> = new.values().filter_map(|r| r.n).collect();
                     assert_eq!(values, (0..panic_at).collect(), "their values");
+                    // Item `i` (holding `N(i)`) took the `i`-th id the allocator had next.
+                    let mut items: Vec<(i64, Entity, u64)> = new
+                        .iter()
+                        .map(|(&e, r)| (r.n.expect("N"), e, r.a.expect("A")))
+                        .collect();
+                    items.sort();
+                    for (n, e, a) in items {
+                        let writes = [(ka(), Value::U64(a)), (kn(), Value::I64(n))];
+                        assert_eq!(model.spawn(writes), e, "the ids the allocator had next");
+                    }
                     let after = world.stats();
                     let slots_used = (after.entity_slots - before.entity_slots)
                         + (before.free_slots - after.free_slots);
                     assert_eq!(slots_used, panic_at as usize, "slots taken");
-                    model.extend(new);
                     assert_world(&world, &model, &ledger, &[]);
-                    assert_usable(&mut world, &model, &ledger);
+                    assert_usable(&mut world, &mut model, &ledger);
                     drop(world);
                     ledger.assert_all_dropped();
                 }
@@ -577,12 +646,12 @@ fn absurd_size_hint_changes_nothing_or_spawns_exactly_the_items() {
         Ok(ids) => {
             assert_eq!(ids.len(), 3);
             for e in ids {
-                model.insert(e, row_of(&world, e));
+                adopt(&world, &mut model, e);
             }
         }
     }
     assert_world(&world, &model, &ledger, &[]);
-    assert_usable(&mut world, &model, &ledger);
+    assert_usable(&mut world, &mut model, &ledger);
     drop(world);
     ledger.assert_all_dropped();
 }
@@ -607,21 +676,17 @@ fn panic_in_drop_inside_a_spawn_batch_bundle() {
     let kept: Vec<u64> = bundles.iter().map(|b| b.1.0.id).collect();
     let result = catch_unwind(AssertUnwindSafe(|| world.spawn_batch(bundles)));
     assert_panicked(result, "intentional panic in Drop");
-    let mut model = Model::new();
+    let mut model = new_model();
+    model.register(&[ka(), kn()]);
     for i in 0..3u32 {
-        let e = Entity::from_bits((1 << 32) | u64::from(i)).expect("valid");
-        let n = (i < 2).then_some(i64::from(i));
-        model.insert(
-            e,
-            Row {
-                a: Some(kept[i as usize]),
-                b: None,
-                n,
-            },
-        );
+        let mut writes = vec![(ka(), Value::U64(kept[i as usize]))];
+        if i < 2 {
+            writes.push((kn(), Value::I64(i64::from(i))));
+        }
+        assert_eq!(model.spawn(writes), ent(i, 1));
     }
     assert_world(&world, &model, &ledger, &[]);
-    assert_usable(&mut world, &model, &ledger);
+    assert_usable(&mut world, &mut model, &ledger);
     drop(world);
     ledger.assert_all_dropped();
 }
@@ -634,9 +699,9 @@ fn panic_in_drop_inside_a_spawn_batch_bundle() {
 /// `(A, N)` grouped when `grouped`.
 fn small_world(ledger: &Ledger, grouped: bool) -> (World, Model) {
     let mut world = World::new();
-    let mut model = Model::new();
+    let mut model = new_model();
     if grouped {
-        world.group::<(A, N)>().expect("a new group");
+        group(&mut world, &mut model);
     }
     for i in 0..20 {
         let e = if i % 4 == 0 {
@@ -644,7 +709,7 @@ fn small_world(ledger: &Ledger, grouped: bool) -> (World, Model) {
         } else {
             world.spawn((A(ledger.token()), N(i)))
         };
-        model.insert(e, row_of(&world, e));
+        adopt(&world, &mut model, e);
     }
     assert_eq!(is_grouped(&world), grouped);
     (world, model)
@@ -659,19 +724,25 @@ fn panic_in_drop_during_despawn() {
         let ledger = Ledger::default();
         let (mut world, mut model) = small_world(&ledger, grouped);
         let e = world.spawn((A(ledger.bomb()), N(99)));
+        adopt(&world, &mut model, e);
         if bombs == 2 {
-            world.insert(e, B(ledger.bomb())).expect("alive");
+            let bomb = ledger.bomb();
+            model.insert(e, kb(), id(&bomb));
+            world.insert(e, B(bomb)).expect("alive");
         }
         let result = catch_unwind(AssertUnwindSafe(|| world.despawn(e)));
         assert_panicked(result, "intentional panic in Drop");
+        model.despawn(e);
         assert!(!world.is_alive(e));
         assert_eq!(world.despawn(e), Err(Error::Despawned { entity: e }));
         assert_world(&world, &model, &ledger, &[]);
 
         // Through a handle, with the bomb in the middle of a fragmented storage.
-        let victim = *model.keys().nth(7).expect("20 entities");
+        let victim = *model.live().keys().nth(7).expect("20 entities");
+        let bomb = ledger.bomb();
+        model.insert(victim, ka(), id(&bomb));
         let old = world
-            .insert(victim, A(ledger.bomb()))
+            .insert(victim, A(bomb))
             .expect("alive")
             .expect("had A");
         drop(old);
@@ -679,9 +750,9 @@ fn panic_in_drop_during_despawn() {
             world.entity_mut(victim).expect("alive").despawn();
         }));
         assert_panicked(result, "intentional panic in Drop");
-        model.remove(&victim);
+        model.despawn(victim);
         assert_world(&world, &model, &ledger, &[]);
-        assert_usable(&mut world, &model, &ledger);
+        assert_usable(&mut world, &mut model, &ledger);
         drop(world);
         ledger.assert_all_dropped();
     }
@@ -694,21 +765,28 @@ fn panic_in_drop_during_despawn() {
 fn panic_in_drop_during_clear() {
     for (bombs, grouped) in [(1, false), (2, false), (1, true), (2, true)] {
         let ledger = Ledger::default();
-        let (mut world, model) = small_world(&ledger, grouped);
+        let (mut world, mut model) = small_world(&ledger, grouped);
         let e = world.spawn((N(1), A(ledger.bomb())));
+        adopt(&world, &mut model, e);
         if bombs == 2 {
-            world.insert(e, B(ledger.bomb())).expect("alive");
+            let bomb = ledger.bomb();
+            model.insert(e, kb(), id(&bomb));
+            world.insert(e, B(bomb)).expect("alive");
         }
         let result = catch_unwind(AssertUnwindSafe(|| world.clear()));
         assert_panicked(result, "intentional panic in Drop");
-        for &old in model.keys().chain([&e]) {
+        let old_ids: Vec<Entity> = model.live().keys().copied().collect();
+        assert!(old_ids.contains(&e));
+        model.clear();
+        for old in old_ids {
             assert!(!world.is_alive(old));
             assert_eq!(world.get::<N>(old), Err(Error::Despawned { entity: old }));
         }
-        assert_world(&world, &Model::new(), &ledger, &[]);
+        assert!(model.is_empty());
+        assert_world(&world, &model, &ledger, &[]);
         let stats = world.stats();
         assert_eq!(stats.free_slots, 21);
-        assert_usable(&mut world, &Model::new(), &ledger);
+        assert_usable(&mut world, &mut model, &ledger);
         drop(world);
         ledger.assert_all_dropped();
     }
@@ -723,10 +801,12 @@ fn panic_in_drop_during_an_overwrite() {
         let ledger = Ledger::default();
         let (mut world, mut model) = small_world(&ledger, grouped);
         let (&e, _) = model
+            .live()
             .iter()
-            .find(|(_, r)| r.b.is_none())
+            .find(|(_, r)| !r.contains_key(&kb()))
             .expect("an entity without B");
         let bomb = ledger.bomb();
+        model.insert(e, ka(), id(&bomb));
         drop(world.insert(e, A(bomb)).expect("alive"));
 
         let (new_a, new_b) = (ledger.token(), ledger.token());
@@ -735,13 +815,14 @@ fn panic_in_drop_during_an_overwrite() {
             world.insert_bundle(e, (A(new_a), B(new_b), N(-1)))
         }));
         assert_panicked(result, "intentional panic in Drop");
-        let row = model.get_mut(&e).expect("alive");
-        row.a = Some(new_a_id);
+        model.insert(e, ka(), Value::U64(new_a_id));
         assert_world(&world, &model, &ledger, &[]);
 
-        let (&f, _) = model.iter().nth(3).expect("20 entities");
+        let (&f, _) = model.live().iter().nth(3).expect("20 entities");
         let bomb = ledger.bomb();
         drop(world.insert(f, N(7)));
+        model.insert(f, kn(), Value::I64(7));
+        model.insert(f, ka(), id(&bomb));
         world.insert(f, A(bomb)).expect("alive");
         let replacement = ledger.token();
         let replacement_id = replacement.id;
@@ -753,9 +834,8 @@ fn panic_in_drop_during_an_overwrite() {
             ));
         }));
         assert_panicked(result, "intentional panic in Drop");
-        let row = model.get_mut(&f).expect("alive");
-        row.n = Some(8);
-        row.a = Some(replacement_id);
+        model.insert(f, kn(), Value::I64(8));
+        model.insert(f, ka(), Value::U64(replacement_id));
         assert_world(&world, &model, &ledger, &[]);
 
         // A bundle that repeats a type, given to `spawn`, with the earlier value a bomb.
@@ -766,16 +846,10 @@ fn panic_in_drop_during_an_overwrite() {
             world.spawn((A(ledger.bomb()), N(3), A(later), B(other)))
         }));
         assert_panicked(result, "intentional panic in Drop");
-        model.insert(
-            next,
-            Row {
-                a: Some(later_id),
-                b: None,
-                n: Some(3),
-            },
-        );
+        let writes = [(ka(), Value::U64(later_id)), (kn(), Value::I64(3))];
+        assert_eq!(model.spawn(writes), next);
         assert_world(&world, &model, &ledger, &[]);
-        assert_usable(&mut world, &model, &ledger);
+        assert_usable(&mut world, &mut model, &ledger);
         drop(world);
         ledger.assert_all_dropped();
     }
@@ -788,23 +862,26 @@ fn panic_in_drop_of_a_removed_or_replaced_value() {
     for grouped in [false, true] {
         let ledger = Ledger::default();
         let (mut world, mut model) = small_world(&ledger, grouped);
-        let (&e, _) = model.iter().next().expect("20 entities");
+        let (&e, _) = model.live().iter().next().expect("20 entities");
         world.insert(e, A(ledger.bomb())).map(drop).expect("alive");
-        model.get_mut(&e).expect("alive").a = world.get::<A>(e).ok().map(|a| a.0.id);
+        let bomb = world.get::<A>(e).expect("has A").mirror();
+        model.insert(e, ka(), bomb);
 
         let result = catch_unwind(AssertUnwindSafe(|| drop(world.remove::<A>(e))));
         assert_panicked(result, "intentional panic in Drop");
-        model.get_mut(&e).expect("alive").a = None;
+        model.remove(e, ka());
         assert_world(&world, &model, &ledger, &[]);
 
-        world.insert(e, A(ledger.bomb())).expect("alive");
+        let bomb = ledger.bomb();
+        model.insert(e, ka(), id(&bomb));
+        world.insert(e, A(bomb)).expect("alive");
         let replacement = ledger.token();
         let replacement_id = replacement.id;
         let result = catch_unwind(AssertUnwindSafe(|| drop(world.insert(e, A(replacement)))));
         assert_panicked(result, "intentional panic in Drop");
-        model.get_mut(&e).expect("alive").a = Some(replacement_id);
+        model.insert(e, ka(), Value::U64(replacement_id));
         assert_world(&world, &model, &ledger, &[]);
-        assert_usable(&mut world, &model, &ledger);
+        assert_usable(&mut world, &mut model, &ledger);
         drop(world);
         ledger.assert_all_dropped();
     }

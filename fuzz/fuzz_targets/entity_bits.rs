@@ -4,14 +4,11 @@
 //! following 8 bytes are one `u64`, checked through `Entity::from_bits` (round trip, `Debug`) and,
 //! when it is a valid handle, through every entity API: reads must answer as the model says, and
 //! on a handle that is not alive every mutator must fail with the right error and change nothing.
-//! Shares `ecs-core/tests/fuzz_support/harness.rs` with the stable harness.
+//! Shares `ecs_testkit::fuzz` with the stable harness `ecs-core/tests/fuzz_ops.rs`.
 //!
 //! `cd fuzz && cargo +nightly fuzz run entity_bits`
 #![no_main]
 
-#[path = "../../ecs-core/tests/fuzz_support/harness.rs"]
-mod harness;
-
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| harness::run_entity_bits(data));
+fuzz_target!(|data: &[u8]| ecs_testkit::fuzz::run_entity_bits(data));

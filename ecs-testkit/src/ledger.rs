@@ -1,8 +1,8 @@
-//! The drop ledger shared by the drop-accounting and panic-safety tests: every
-//! tracked value has an id, recorded when it is made and when it is dropped, so a
-//! double drop or a leak shows up by id.
-
-#![allow(dead_code, reason = "each test file uses part of the ledger")]
+//! The drop ledger: every tracked value has an id, recorded when it is made and when it is
+//! dropped, so a double drop or a leak shows up by id.
+//!
+//! Each test makes its own [`Ledger`] (tests share no state, so they run in parallel); values
+//! that must panic in `Drop` come from [`Ledger::bomb`].
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// What a ledger has seen.
 #[derive(Default)]
-pub struct LedgerState {
+struct LedgerState {
     next_id: u64,
     live: BTreeSet<u64>,
     created: usize,
@@ -23,12 +23,12 @@ pub struct LedgerState {
 pub struct Ledger(Arc<Mutex<LedgerState>>);
 
 impl Ledger {
-    pub fn lock(&self) -> MutexGuard<'_, LedgerState> {
+    fn lock(&self) -> MutexGuard<'_, LedgerState> {
         // A panicking `Drop` never holds the lock, but stay usable if something else poisons it.
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub fn make(&self, panic_on_drop: bool) -> Token {
+    fn make(&self, panic_on_drop: bool) -> Token {
         let mut state = self.lock();
         let id = state.next_id;
         state.next_id += 1;
@@ -61,26 +61,32 @@ impl Ledger {
         }
     }
 
+    /// The ids made and not dropped yet.
     pub fn live_ids(&self) -> BTreeSet<u64> {
         self.lock().live.clone()
     }
 
+    /// Whether `id` was made and not dropped yet.
     pub fn is_live(&self, id: u64) -> bool {
         self.lock().live.contains(&id)
     }
 
+    /// How many values are made and not dropped yet.
     pub fn live(&self) -> usize {
         self.lock().live.len()
     }
 
+    /// How many values were made.
     pub fn created(&self) -> usize {
         self.lock().created
     }
 
+    /// How many drops were recorded (double drops included).
     pub fn dropped(&self) -> usize {
         self.lock().dropped
     }
 
+    /// Every double drop, and every bomb dropped while unwinding, in words.
     pub fn errors(&self) -> Vec<String> {
         self.lock().errors.clone()
     }
@@ -109,6 +115,7 @@ pub struct Token {
 }
 
 impl Token {
+    /// The value's id in its ledger.
     pub fn id(&self) -> u64 {
         self.id
     }
