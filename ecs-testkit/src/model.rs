@@ -462,8 +462,8 @@ impl Model {
 
     /// Compares everything observable about entities with the model: every live entity's
     /// values (held and probed types) and its `components_of` list; dead ids (`dead`: all of
-    /// them, or the recent ones) and the next id answer with the right errors; per-type counts
-    /// through queries.
+    /// them, or the recent ones) and the next id answer with the right errors; the probed
+    /// types' counts through queries.
     pub fn assert_world(&self, world: &World, dead: DeadIds) {
         let mut held: BTreeMap<Key, usize> = BTreeMap::new();
         for (&e, record) in &self.live {
@@ -522,9 +522,7 @@ impl Model {
         let mut counts = self.counts.clone();
         counts.retain(|_, n| *n > 0);
         assert_eq!(counts, held, "the model's own counts");
-        let mut counted: Vec<Key> = self.order.clone();
-        counted.extend(self.probe.iter().filter(|k| !self.order.contains(k)));
-        for key in counted {
+        for &key in &self.probe {
             assert_eq!(key.count(world), self.count(key), "entities with {key:?}");
         }
     }
