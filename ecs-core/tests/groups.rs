@@ -3,6 +3,7 @@
 //! owned type, row by row, whatever sequence of structural changes came before.
 
 use std::any::type_name;
+use std::borrow::Cow;
 
 use ecs_core::prelude::*;
 use ecs_testkit::{DeadIds, Key, Mirror, Model, Record, Value};
@@ -18,7 +19,7 @@ struct C(String);
 struct D;
 
 impl Mirror for A {
-    fn short_name() -> String {
+    fn short_name() -> Cow<'static, str> {
         "A".into()
     }
     fn mirror(&self) -> Value {
@@ -27,7 +28,7 @@ impl Mirror for A {
 }
 
 impl Mirror for B {
-    fn short_name() -> String {
+    fn short_name() -> Cow<'static, str> {
         "B".into()
     }
     fn mirror(&self) -> Value {
@@ -36,7 +37,7 @@ impl Mirror for B {
 }
 
 impl Mirror for C {
-    fn short_name() -> String {
+    fn short_name() -> Cow<'static, str> {
         "C".into()
     }
     fn mirror(&self) -> Value {
@@ -45,7 +46,7 @@ impl Mirror for C {
 }
 
 impl Mirror for D {
-    fn short_name() -> String {
+    fn short_name() -> Cow<'static, str> {
         "D".into()
     }
     fn mirror(&self) -> Value {

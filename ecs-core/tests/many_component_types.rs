@@ -4,6 +4,7 @@
 //! unmasked types and every value in a drop ledger.
 
 use std::any::type_name;
+use std::borrow::Cow;
 
 use ecs_core::prelude::*;
 use ecs_testkit::{DeadIds, Key, Ledger, Mirror, Model, Token, Value};
@@ -25,8 +26,8 @@ impl<const N: usize> C<N> {
 }
 
 impl<const N: usize> Mirror for C<N> {
-    fn short_name() -> String {
-        format!("C<{N}>")
+    fn short_name() -> Cow<'static, str> {
+        format!("C<{N}>").into()
     }
     fn mirror(&self) -> Value {
         Value::U32(self.value)

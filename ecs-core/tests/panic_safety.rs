@@ -23,6 +23,7 @@
 //! assertion inside the world.
 
 use std::any::type_name;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -45,7 +46,7 @@ struct B(Token);
 struct N(i64);
 
 impl Mirror for A {
-    fn short_name() -> String {
+    fn short_name() -> Cow<'static, str> {
         "A".into()
     }
     fn mirror(&self) -> Value {
@@ -54,7 +55,7 @@ impl Mirror for A {
 }
 
 impl Mirror for B {
-    fn short_name() -> String {
+    fn short_name() -> Cow<'static, str> {
         "B".into()
     }
     fn mirror(&self) -> Value {
@@ -63,7 +64,7 @@ impl Mirror for B {
 }
 
 impl Mirror for N {
-    fn short_name() -> String {
+    fn short_name() -> Cow<'static, str> {
         "N".into()
     }
     fn mirror(&self) -> Value {

@@ -7,6 +7,7 @@
 //! model.
 
 use std::any::{TypeId, type_name};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
@@ -64,9 +65,14 @@ pub fn bump_char(k: u8) -> char {
 /// A component type the model can mirror.
 pub trait Mirror: Component + Sized {
     /// What `ComponentInfo::name` reports for the type: its name without module paths.
-    fn short_name() -> String;
+    fn short_name() -> Cow<'static, str>;
     /// The model's copy of the value.
     fn mirror(&self) -> Value;
+    /// Whether the model's copy is `value`; the checks call this on every value of every
+    /// entity, so heap-owning types override it to compare without a copy.
+    fn mirrors(&self, value: &Value) -> bool {
+        self.mirror() == *value
+    }
 }
 
 /// A component type that generated operations make from the model's description and change in
@@ -91,9 +97,10 @@ pub struct Key {
 /// What the model needs of a component type without knowing it statically.
 trait Erased: Send + Sync {
     fn type_name(&self) -> &'static str;
-    fn short_name(&self) -> String;
+    fn short_name(&self) -> Cow<'static, str>;
     fn size(&self) -> usize;
     fn get(&self, world: &World, entity: Entity) -> Result<Value, Error>;
+    fn holds(&self, world: &World, entity: Entity, expected: Option<&Value>) -> bool;
     fn contains(&self, world: &World, entity: Entity) -> bool;
     fn count(&self, world: &World) -> usize;
 }
@@ -104,7 +111,7 @@ impl<T: Mirror> Erased for Of<T> {
     fn type_name(&self) -> &'static str {
         type_name::<T>()
     }
-    fn short_name(&self) -> String {
+    fn short_name(&self) -> Cow<'static, str> {
         T::short_name()
     }
     fn size(&self) -> usize {
@@ -112,6 +119,19 @@ impl<T: Mirror> Erased for Of<T> {
     }
     fn get(&self, world: &World, entity: Entity) -> Result<Value, Error> {
         world.get::<T>(entity).map(T::mirror)
+    }
+    fn holds(&self, world: &World, entity: Entity, expected: Option<&Value>) -> bool {
+        match (world.get::<T>(entity), expected) {
+            (Ok(got), Some(value)) => got.mirrors(value),
+            (
+                Err(Error::MissingComponent {
+                    entity: e,
+                    component,
+                }),
+                None,
+            ) => e == entity && component == type_name::<T>(),
+            _ => false,
+        }
     }
     fn contains(&self, world: &World, entity: Entity) -> bool {
         world.contains::<T>(entity)
@@ -136,7 +156,7 @@ impl Key {
     }
 
     /// The type's name without module paths, as `ComponentInfo::name` gives it.
-    pub fn short_name(self) -> String {
+    pub fn short_name(self) -> Cow<'static, str> {
         self.ops.short_name()
     }
 
@@ -148,6 +168,12 @@ impl Key {
     /// `world.get::<T>(entity)`, mirrored.
     pub fn get(self, world: &World, entity: Entity) -> Result<Value, Error> {
         self.ops.get(world, entity)
+    }
+
+    /// Whether `world.get::<T>(entity)` gives `expected`, or `MissingComponent` for `None`
+    /// (without copying the value).
+    pub fn holds(self, world: &World, entity: Entity, expected: Option<&Value>) -> bool {
+        self.ops.holds(world, entity, expected)
     }
 
     /// `world.contains::<T>(entity)`.
@@ -336,8 +362,8 @@ impl Which {
 }
 
 impl Mirror for Pos {
-    fn short_name() -> String {
-        "Pos".to_owned()
+    fn short_name() -> Cow<'static, str> {
+        "Pos".into()
     }
     fn mirror(&self) -> Value {
         Value::Pair(self.0, self.1)
@@ -358,11 +384,14 @@ impl Generate for Pos {
 }
 
 impl Mirror for Name {
-    fn short_name() -> String {
-        "Name".to_owned()
+    fn short_name() -> Cow<'static, str> {
+        "Name".into()
     }
     fn mirror(&self) -> Value {
         Value::Text(self.0.clone())
+    }
+    fn mirrors(&self, value: &Value) -> bool {
+        matches!(value, Value::Text(s) if *s == self.0)
     }
 }
 
@@ -379,11 +408,14 @@ impl Generate for Name {
 }
 
 impl Mirror for Items {
-    fn short_name() -> String {
-        "Items".to_owned()
+    fn short_name() -> Cow<'static, str> {
+        "Items".into()
     }
     fn mirror(&self) -> Value {
         Value::List(self.0.clone())
+    }
+    fn mirrors(&self, value: &Value) -> bool {
+        matches!(value, Value::List(v) if *v == self.0)
     }
 }
 
@@ -400,8 +432,8 @@ impl Generate for Items {
 }
 
 impl Mirror for Tag {
-    fn short_name() -> String {
-        "Tag".to_owned()
+    fn short_name() -> Cow<'static, str> {
+        "Tag".into()
     }
     fn mirror(&self) -> Value {
         Value::Unit
@@ -416,8 +448,8 @@ impl Generate for Tag {
 }
 
 impl Mirror for Mark {
-    fn short_name() -> String {
-        "Mark".to_owned()
+    fn short_name() -> Cow<'static, str> {
+        "Mark".into()
     }
     fn mirror(&self) -> Value {
         Value::Unit
@@ -432,8 +464,8 @@ impl Generate for Mark {
 }
 
 impl Mirror for Count {
-    fn short_name() -> String {
-        "Count".to_owned()
+    fn short_name() -> Cow<'static, str> {
+        "Count".into()
     }
     fn mirror(&self) -> Value {
         Value::U64(self.0)
@@ -453,8 +485,8 @@ impl Generate for Count {
 }
 
 impl Mirror for Tracked {
-    fn short_name() -> String {
-        "Tracked".to_owned()
+    fn short_name() -> Cow<'static, str> {
+        "Tracked".into()
     }
     fn mirror(&self) -> Value {
         Value::U32(self.value)

@@ -24,7 +24,7 @@
 
 use crate::bundle::{Hint, Spec};
 use crate::component::{Pos, Tracked, Value, Which, bump_char};
-use crate::harness::{Harness, Op, Target};
+use crate::harness::{HandleOp, Harness, Op, Target};
 
 /// Longest program decoded from one input.
 pub const MAX_OPS: usize = 2048;
@@ -152,8 +152,7 @@ impl Reader<'_> {
         }
     }
 
-    fn handle_op(&mut self) -> crate::harness::HandleOp {
-        use crate::harness::HandleOp;
+    fn handle_op(&mut self) -> HandleOp {
         match self.u8() % 10 {
             0 => HandleOp::Get(self.which()),
             1 => HandleOp::GetMut(self.which(), self.u8()),

@@ -490,7 +490,8 @@ impl Harness {
                 assert_eq!(ids, expected, "spawn_batch ids");
             }
             Op::SpawnPairs(items) => {
-                let ids = world.spawn_batch(items.iter().map(|(p, n)| (*p, n.clone())));
+                let bundles: Vec<(Pos, Name)> = items.clone();
+                let ids = world.spawn_batch(bundles);
                 model.register(&[Which::Pos.key(), Which::Name.key()]);
                 let expected: Vec<Entity> = items
                     .iter()
@@ -908,6 +909,12 @@ fn run_entity_mut(
                 for &w in types {
                     let got = with_type!(w, T => r.get::<T>().map(Mirror::mirror));
                     assert_eq!(got, model.lookup(e, w.key()), "as_ref().get::<{w:?}>");
+                    let has = with_type!(w, T => r.contains::<T>());
+                    assert_eq!(
+                        has,
+                        model.get(e, w.key()).is_some(),
+                        "as_ref().contains::<{w:?}>"
+                    );
                 }
                 assert_eq!(model.info_names(r.components()), model.names(e));
             }

@@ -365,16 +365,19 @@ impl<'w> ModelFetch for Outer<'w> {
 // The model's answers
 // ---------------------------------------------------------------------------------------------
 
+/// Room for the longest row of the shape table, so building one allocates once.
+const ROW: usize = 10;
+
 /// The flattened read-only item.
 pub fn ro_row<Q: ModelFetch>(item: &ReadOnlyItem<'_, Q>) -> Vec<Val> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(ROW);
     Q::ro_item_vals(item, &mut out);
     out
 }
 
 /// The flattened full item.
 pub fn row<Q: ModelFetch>(item: &Q::Item<'_>) -> Vec<Val> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(ROW);
     Q::item_vals(item, &mut out);
     out
 }
@@ -406,7 +409,7 @@ pub fn expected_rows<Q: ModelFetch, F: ModelFilter>(model: &Model) -> Vec<Vec<Va
         matching::<Q, F>(model)
             .into_iter()
             .map(|e| {
-                let mut out = Vec::new();
+                let mut out = Vec::with_capacity(ROW);
                 Q::expect(e, &model.live[&e], &mut out);
                 out
             })
@@ -428,7 +431,7 @@ pub fn expected_get<Q: ModelFetch, F: ModelFilter>(
             component,
         });
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(ROW);
     Q::expect(e, m, &mut out);
     Ok(out)
 }
