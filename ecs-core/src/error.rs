@@ -89,6 +89,11 @@ pub enum Error {
         /// The full type name of the query's fetch.
         query: &'static str,
     },
+    /// The world holds no resource of the requested type.
+    MissingResource {
+        /// The full type name of the missing resource.
+        resource: &'static str,
+    },
 }
 
 impl Error {
@@ -113,7 +118,8 @@ impl Error {
             | Error::MultipleMatches { .. }
             | Error::GroupTooSmall { .. }
             | Error::GroupConflict { .. }
-            | Error::NotGrouped { .. } => None,
+            | Error::NotGrouped { .. }
+            | Error::MissingResource { .. } => None,
         }
     }
 
@@ -123,6 +129,16 @@ impl Error {
         Error::MissingComponent {
             entity,
             component: core::any::type_name::<T>(),
+        }
+    }
+}
+
+impl Error {
+    /// The error for a resource of type `R` the world does not hold.
+    #[cold]
+    pub(crate) fn missing_resource<R: 'static>() -> Self {
+        Error::MissingResource {
+            resource: core::any::type_name::<R>(),
         }
     }
 }
@@ -191,6 +207,11 @@ impl fmt::Display for Error {
                 f,
                 "more than one entity matches the query `{}`, which expected exactly one",
                 ShortName(query)
+            ),
+            Error::MissingResource { resource } => write!(
+                f,
+                "the world has no resource `{}`: add it with `world.insert_resource(..)`",
+                ShortName(resource)
             ),
         }
     }

@@ -22,7 +22,8 @@ extern crate self as ecs_core;
 //   1. util                      panic collection, short names, TypeId hashing, macros
 //   2. entity, component         ids and the allocator; Component, ids, info, masks
 //   3. error                     the error type, in words
-//   4. storage                   sparse index, sparse set, type-erased storages
+//   4. storage, resource         sparse index, sparse set, type-erased storages;
+//                                one value per type beside the entities
 //   5. bundle, group             what spawn takes; owning groups
 //   6. view, access              WorldView, the one door to a world's data; access sets
 //   7. query                     fetches, filters, plans, iteration
@@ -36,6 +37,7 @@ mod entity;
 
 mod error;
 
+mod resource;
 mod storage;
 
 mod bundle;

@@ -14,6 +14,7 @@ const LAYERS: &[&str] = &[
     "component",
     "error",
     "storage",
+    "resource",
     "bundle",
     "group",
     "access",

@@ -11,12 +11,14 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::component::{Component, ComponentId, ComponentMasks};
 use crate::entity::{Entities, Entity};
 use crate::group::{GroupSpan, Groups};
+use crate::resource::Resources;
 use crate::storage::{SparseSet, Storages};
 
 pub(crate) use alignment::{AlignmentCache, DenseOrder};
 
 /// Everything a world owns that views reach: the allocator, the component
-/// masks, the storages, the groups, and what queries learned about alignment.
+/// masks, the storages, the groups, what queries learned about alignment, and
+/// the resources.
 ///
 /// The world owns one and changes its structure only through its structural
 /// funnel; views borrow it.
@@ -27,6 +29,7 @@ pub(crate) struct WorldData {
     pub(crate) storages: Storages,
     pub(crate) groups: Groups,
     pub(crate) alignment: Mutex<AlignmentCache>,
+    pub(crate) resources: Resources,
 }
 
 /// Whether a [`WorldView`] may write component data: [`Shared`] or [`Exclusive`].

@@ -6,6 +6,7 @@ mod entity_ref;
 mod group;
 mod hooks;
 mod query;
+mod resource;
 mod stats;
 mod structural;
 
