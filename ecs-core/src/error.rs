@@ -131,9 +131,7 @@ impl Error {
             component: core::any::type_name::<T>(),
         }
     }
-}
 
-impl Error {
     /// The error for a resource of type `R` the world does not hold.
     #[cold]
     pub(crate) fn missing_resource<R: 'static>() -> Self {

@@ -93,9 +93,11 @@ impl Storages {
         id
     }
 
-    /// `T`'s id and a raw pointer to its storage, for query columns.
+    /// `T`'s id and its storage's root raw pointer, for query columns.
     ///
-    /// The pointer follows the rules of [`ptr`](Self::ptr).
+    /// Reading through the pointer is allowed while `self` is borrowed; writing
+    /// only while the world is borrowed exclusively by the caller (see the
+    /// exclusive `WorldView`).
     #[inline]
     pub(crate) fn lookup<T: Component>(&self) -> Option<(ComponentId, NonNull<SparseSet<T>>)> {
         let id = self.id_of::<T>()?;
@@ -112,18 +114,9 @@ impl Storages {
         self.cells[id.index()].erased_mut()
     }
 
-    /// A raw pointer to `T`'s storage, for query columns.
-    ///
-    /// Reading through it is allowed while `self` is borrowed; writing only while
-    /// the world is borrowed exclusively by the caller (see the exclusive `WorldView`).
-    #[inline]
-    pub(crate) fn ptr<T: Component>(&self) -> Option<NonNull<SparseSet<T>>> {
-        Some(self.lookup::<T>()?.1)
-    }
-
     #[inline]
     pub(crate) fn get<T: Component>(&self) -> Option<&SparseSet<T>> {
-        let ptr = self.ptr::<T>()?;
+        let (_, ptr) = self.lookup::<T>()?;
         // SAFETY: the cell holds a live `SparseSet<T>` (checked by `typed`).
         // Exclusive access to it exists only under `&mut Storages` or in a query
         // over a mutably borrowed world, whose own code never calls this.
@@ -132,7 +125,7 @@ impl Storages {
 
     #[inline]
     pub(crate) fn get_mut<T: Component>(&mut self) -> Option<&mut SparseSet<T>> {
-        let mut ptr = self.ptr::<T>()?;
+        let (_, mut ptr) = self.lookup::<T>()?;
         // SAFETY: the cell holds a live `SparseSet<T>`, and `&mut self` rules out
         // every other reference to it.
         Some(unsafe { ptr.as_mut() })

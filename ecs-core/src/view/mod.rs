@@ -145,13 +145,34 @@ impl<'w> WorldView<'w, Exclusive> {
 }
 
 impl<'w, M: ViewMode> WorldView<'w, M> {
-    /// The same view, read-only.
+    /// The same view, read-only: what a fetch that only reads builds its
+    /// state from, whatever view it was given.
+    ///
+    /// ```
+    /// use ecs_core::query::{Shared, ViewMode, WorldView};
+    ///
+    /// fn reader<'w, M: ViewMode>(view: WorldView<'w, M>) -> WorldView<'w, Shared> {
+    ///     view.as_shared()
+    /// }
+    /// # let _ = reader::<ecs_core::query::Exclusive>;
+    /// ```
     #[inline]
     pub fn as_shared(self) -> WorldView<'w, Shared> {
         WorldView::shared(self.data)
     }
 
-    /// This view as an exclusive one, if it is one.
+    /// This view as an exclusive one, if it is one: how a fetch that writes
+    /// refuses a view made from a shared borrow. A shared view never becomes
+    /// an exclusive one.
+    ///
+    /// ```
+    /// use ecs_core::query::{ViewMode, WorldView};
+    ///
+    /// fn may_write<M: ViewMode>(view: WorldView<'_, M>) -> bool {
+    ///     view.as_exclusive().is_some()
+    /// }
+    /// # let _ = may_write::<ecs_core::query::Shared>;
+    /// ```
     #[inline]
     pub fn as_exclusive(self) -> Option<WorldView<'w, Exclusive>> {
         M::EXCLUSIVE.then_some(WorldView {
@@ -162,20 +183,8 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
 
     /// Whether `entity` is alive in the viewed world.
     #[inline]
-    pub fn is_alive(self, entity: Entity) -> bool {
+    pub(crate) fn is_alive(self, entity: Entity) -> bool {
         self.data.entities.is_alive(entity)
-    }
-
-    /// Number of live entities in the viewed world.
-    #[inline]
-    pub fn len(self) -> usize {
-        self.data.entities.len()
-    }
-
-    /// Whether the viewed world has no live entity.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.len() == 0
     }
 
     /// The allocator, for liveness and the walk over live entities.
