@@ -29,6 +29,7 @@ pub enum AccessMode {
 #[derive(Clone, Copy)]
 struct Entry {
     type_id: TypeId,
+    name: &'static str,
     mode: AccessMode,
 }
 
@@ -58,13 +59,17 @@ struct Entry {
 /// <(&mut Position, Option<&Position>)>::access(&mut access);
 /// assert_eq!(access.conflict(), Some("Position"));
 /// ```
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Access {
     /// The first entries live inline, so building a query allocates nothing
     /// and the whole check can fold away once the fetch types are known.
     inline: [Option<Entry>; INLINE],
     spilled: Vec<Entry>,
     conflict: Option<&'static str>,
+    /// Types every matched entity holds (required fetches, `With`).
+    with: Vec<TypeId>,
+    /// Types no matched entity holds (`Without`).
+    without: Vec<TypeId>,
 }
 
 /// How many entries fit before `Access` spills to the heap.
@@ -95,15 +100,22 @@ impl Access {
     /// assert_eq!(access.conflict(), None, "two readers never conflict");
     /// ```
     pub fn add<T: Component>(&mut self, mode: AccessMode) {
-        let type_id = TypeId::of::<T>();
-        let clashes = |entry: &Entry| {
-            entry.type_id == type_id
-                && (entry.mode == AccessMode::Write || mode == AccessMode::Write)
+        self.push(Entry {
+            type_id: TypeId::of::<T>(),
+            name: core::any::type_name::<T>(),
+            mode,
+        });
+    }
+
+    /// Records `entry`, noting the first clash with an earlier entry.
+    fn push(&mut self, entry: Entry) {
+        let clashes = |earlier: Entry| {
+            earlier.type_id == entry.type_id
+                && (earlier.mode == AccessMode::Write || entry.mode == AccessMode::Write)
         };
-        if self.conflict.is_none() && self.entries().any(|entry| clashes(&entry)) {
-            self.conflict = Some(core::any::type_name::<T>());
+        if self.conflict.is_none() && self.entries().any(clashes) {
+            self.conflict = Some(entry.name);
         }
-        let entry = Entry { type_id, mode };
         match self.inline.iter_mut().find(|slot| slot.is_none()) {
             Some(slot) => *slot = Some(entry),
             None => self.spilled.push(entry),
@@ -165,6 +177,121 @@ impl Access {
                 ShortName(name),
             );
         }
+    }
+
+    /// Records that every entity the query matches holds a `T`: a required
+    /// fetch (`&T`, `&mut T`) or a `With<T>` filter.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::query::{Access, QueryData, QueryFilter};
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Player;
+    ///
+    /// let (mut players, mut others) = (Access::new(), Access::new());
+    /// <&mut Position>::access(&mut players);
+    /// <With<Player>>::access(&mut players);
+    /// <&mut Position>::access(&mut others);
+    /// <Without<Player>>::access(&mut others);
+    /// assert!(players.is_disjoint(&others), "no entity matches both");
+    /// ```
+    pub fn require<T: Component>(&mut self) {
+        self.with.push(TypeId::of::<T>());
+    }
+
+    /// Records that no entity the query matches holds a `T` (`Without<T>`).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::query::Access;
+    /// #[derive(Component)]
+    /// struct Frozen;
+    ///
+    /// let (mut frozen, mut thawed) = (Access::new(), Access::new());
+    /// frozen.require::<Frozen>();
+    /// thawed.exclude::<Frozen>();
+    /// assert!(frozen.is_disjoint(&thawed));
+    /// ```
+    pub fn exclude<T: Component>(&mut self) {
+        self.without.push(TypeId::of::<T>());
+    }
+
+    /// Adds `inner`'s data access but none of what it requires: how
+    /// `Option<Q>` registers `Q`, which matches entities lacking `Q` too.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::query::{Access, AccessMode, QueryData};
+    /// #[derive(Component)]
+    /// struct Shield(u32);
+    ///
+    /// let mut access = Access::new();
+    /// <Option<&mut Shield>>::access(&mut access);
+    /// assert_eq!(access.mode_of::<Shield>(), Some(AccessMode::Write));
+    /// let mut holders = Access::new();
+    /// holders.exclude::<Shield>();
+    /// assert!(!access.is_disjoint(&holders), "an optional fetch matches entities without it");
+    /// ```
+    pub fn add_optional(&mut self, inner: &Access) {
+        for entry in inner.entries() {
+            self.push(entry);
+        }
+        if self.conflict.is_none() {
+            self.conflict = inner.conflict;
+        }
+    }
+
+    /// Whether no entity can match both `self` and `other`: one requires a
+    /// type the other excludes. Two queries that are disjoint may write the
+    /// same component type at once.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::query::Access;
+    /// #[derive(Component)]
+    /// struct Player;
+    ///
+    /// let (mut a, mut b) = (Access::new(), Access::new());
+    /// a.require::<Player>();
+    /// assert!(!a.is_disjoint(&b));
+    /// b.exclude::<Player>();
+    /// assert!(a.is_disjoint(&b) && b.is_disjoint(&a));
+    /// ```
+    pub fn is_disjoint(&self, other: &Access) -> bool {
+        let excludes = |with: &[TypeId], without: &[TypeId]| with.iter().any(|t| without.contains(t));
+        excludes(&self.with, &other.without) || excludes(&other.with, &self.without)
+    }
+
+    /// The first component type both `self` and `other` touch where at least
+    /// one writes, unless no entity can match both: `(type name, self's mode,
+    /// other's mode)`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::query::{Access, AccessMode, QueryData};
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    ///
+    /// let (mut reader, mut writer) = (Access::new(), Access::new());
+    /// <&Position>::access(&mut reader);
+    /// <&mut Position>::access(&mut writer);
+    /// let (name, _, theirs) = reader.conflict_with(&writer).unwrap();
+    /// assert!(name.ends_with("Position") && theirs == AccessMode::Write);
+    /// assert!(reader.conflict_with(&reader).is_none(), "readers never conflict");
+    /// ```
+    pub fn conflict_with(&self, other: &Access) -> Option<(&'static str, AccessMode, AccessMode)> {
+        if self.is_disjoint(other) {
+            return None;
+        }
+        self.entries().find_map(|mine| {
+            other
+                .entries()
+                .filter(|theirs| theirs.type_id == mine.type_id)
+                .find(|theirs| mine.mode == AccessMode::Write || theirs.mode == AccessMode::Write)
+                .map(|theirs| (mine.name, mine.mode, theirs.mode))
+        })
     }
 
     /// Every type touched, with its mode, in registration order.

@@ -1,6 +1,7 @@
 //! The allocator: hands out entity ids, recycles despawned slots, answers liveness.
 
 use core::num::NonZeroU32;
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::Entity;
 
@@ -26,11 +27,17 @@ struct EntitySlot {
 ///   and appears in `free` at most once;
 /// - a dead slot not in `free` has version `u32::MAX`: it is retired for good;
 /// - `alive` counts the slots with `alive == true`.
+/// - `reserved` counts ids handed out through a shared borrow
+///   ([`reserve_one`](Self::reserve_one)) and not yet made alive: the `k`-th
+///   of them is the id the `k`-th next [`alloc`](Self::alloc) would return, so
+///   every method that takes `&mut self` first makes them alive
+///   ([`settle`](Self::settle)), and no reserved id is ever handed out twice.
 #[derive(Default)]
 pub(crate) struct Entities {
     slots: Vec<EntitySlot>,
     free: Vec<u32>,
     alive: usize,
+    reserved: AtomicU32,
 }
 
 /// A handle that names no live entity: despawned, or never handed out by
@@ -57,6 +64,14 @@ impl Entities {
     /// When all 2^32 indices are in use or retired.
     #[inline]
     pub(crate) fn alloc(&mut self) -> Entity {
+        if *self.reserved.get_mut() != 0 {
+            self.settle(|_| {});
+        }
+        self.alloc_now()
+    }
+
+    #[inline]
+    fn alloc_now(&mut self) -> Entity {
         self.alive += 1;
         if let Some(index) = self.free.pop() {
             let slot = &mut self.slots[index as usize];
@@ -75,14 +90,49 @@ impl Entities {
         Entity::new(index, NonZeroU32::MIN)
     }
 
+    /// Hands out the id of an entity that becomes alive, with no components,
+    /// at the next [`settle`](Self::settle); safe to call from many threads.
+    ///
+    /// # Panics
+    /// When all 2^32 indices are in use, retired or reserved.
+    pub(crate) fn reserve_one(&self) -> Entity {
+        let k = self.reserved.fetch_add(1, Ordering::Relaxed);
+        assert!(k < u32::MAX, "the world has used up all 2^32 entity indices");
+        // The k-th next `alloc` pops the free list from its top, then appends.
+        match self.free.len().checked_sub(1 + k as usize) {
+            Some(position) => {
+                let index = self.free[position];
+                let version = self.slots[index as usize].version.saturating_add(1);
+                Entity::new(index, version)
+            }
+            None => {
+                let beyond = k as usize - self.free.len();
+                let index = u32::try_from(self.slots.len() + beyond)
+                    .expect("the world has used up all 2^32 entity indices");
+                Entity::new(index, NonZeroU32::MIN)
+            }
+        }
+    }
+
+    /// Makes every reserved id alive, in the order they were handed out,
+    /// calling `made` for each.
+    pub(crate) fn settle(&mut self, mut made: impl FnMut(Entity)) {
+        let reserved = core::mem::take(self.reserved.get_mut());
+        for _ in 0..reserved {
+            made(self.alloc_now());
+        }
+    }
+
     /// Reserves room for `additional` more entities.
     pub(crate) fn reserve(&mut self, additional: usize) {
+        self.settle(|_| {});
         self.slots
             .reserve(additional.saturating_sub(self.free.len()));
     }
 
     /// Frees a live entity's slot; a dead `entity` is refused, and nothing changes.
     pub(crate) fn free(&mut self, entity: Entity) -> Result<(), DeadEntity> {
+        self.settle(|_| {});
         self.check(entity)?;
         let slot = &mut self.slots[entity.index() as usize];
         slot.alive = false;
@@ -95,6 +145,7 @@ impl Entities {
 
     /// Frees every live slot, so that every handle handed out so far becomes stale.
     pub(crate) fn free_all(&mut self) {
+        self.settle(|_| {});
         for (index, slot) in self.slots.iter_mut().enumerate() {
             if slot.alive {
                 slot.alive = false;
@@ -295,6 +346,37 @@ mod tests {
         let b = entities.alloc();
         assert_eq!(b.index(), 1, "the retired slot 0 must not be reused");
         assert_eq!(entities.liveness(a), Liveness::Despawned);
+    }
+
+    #[test]
+    fn reserved_ids_are_what_alloc_would_give_and_never_given_twice() {
+        let mut entities = Entities::default();
+        let ids: Vec<_> = (0..4).map(|_| entities.alloc()).collect();
+        entities.free(ids[1]).unwrap();
+        entities.free(ids[3]).unwrap();
+        let reserved: Vec<_> = (0..3).map(|_| entities.reserve_one()).collect();
+        assert_eq!(
+            reserved.iter().map(|e| (e.index(), e.version())).collect::<Vec<_>>(),
+            [(3, 2), (1, 2), (4, 1)],
+            "the free list's top first, as alloc takes it, then fresh indices"
+        );
+        assert!(reserved.iter().all(|&e| !entities.is_alive(e)));
+        // A plain alloc settles the reservations first, then takes a fresh id.
+        let next = entities.alloc();
+        assert_eq!(next.index(), 5);
+        assert!(reserved.iter().all(|&e| entities.is_alive(e)));
+        assert_eq!(entities.len(), 6);
+    }
+
+    #[test]
+    fn settle_reports_each_reserved_id_in_order() {
+        let mut entities = Entities::default();
+        let a = entities.reserve_one();
+        let b = entities.reserve_one();
+        let mut made = Vec::new();
+        entities.settle(|e| made.push(e));
+        assert_eq!(made, [a, b]);
+        entities.settle(|_| panic!("nothing is reserved any more"));
     }
 
     #[test]

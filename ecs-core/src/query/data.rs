@@ -138,6 +138,7 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
 
     fn access(access: &mut Access) {
         access.add::<T>(AccessMode::Read);
+        access.require::<T>();
     }
 
     fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Column<'w, T> {
@@ -195,6 +196,7 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
 
     fn access(access: &mut Access) {
         access.add::<T>(AccessMode::Write);
+        access.require::<T>();
     }
 
     fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Column<'w, T> {
@@ -256,7 +258,9 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
     const WRITES: bool = Q::WRITES;
 
     fn access(access: &mut Access) {
-        Q::access(access);
+        let mut inner = Access::new();
+        Q::access(&mut inner);
+        access.add_optional(&inner);
     }
 
     fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Q::State<'w> {

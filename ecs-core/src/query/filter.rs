@@ -2,6 +2,7 @@
 
 use core::marker::PhantomData;
 
+use crate::access::Access;
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
@@ -53,6 +54,11 @@ pub trait QueryFilter: sealed::Sealed {
     /// Whether the filter keeps every entity, whatever it holds (`()` and
     /// tuples of such filters), so that it can be skipped altogether.
     const KEEPS_ALL: bool = false;
+
+    /// Records which types every matching entity holds (`With`) or lacks
+    /// (`Without`), so that schedulers can tell two queries match no common
+    /// entity. A filter that cannot say (`Or`) records nothing.
+    fn access(access: &mut Access);
 
     /// Captures the storages this filter looks at.
     fn state(view: WorldView<'_>) -> Self::State<'_>;
@@ -129,6 +135,10 @@ pub struct Or<T>(PhantomData<fn() -> T>);
 impl<T: Component> QueryFilter for With<T> {
     type State<'w> = Presence<'w, T>;
 
+    fn access(access: &mut Access) {
+        access.require::<T>();
+    }
+
     fn state(view: WorldView<'_>) -> Presence<'_, T> {
         Presence::of(view)
     }
@@ -154,6 +164,10 @@ impl<T: Component> QueryFilter for With<T> {
 
 impl<T: Component> QueryFilter for Without<T> {
     type State<'w> = Presence<'w, T>;
+
+    fn access(access: &mut Access) {
+        access.exclude::<T>();
+    }
 
     fn state(view: WorldView<'_>) -> Presence<'_, T> {
         Presence::of(view)
@@ -197,6 +211,10 @@ macro_rules! tuple_filter {
 
             const KEEPS_ALL: bool = true $(&& $name::KEEPS_ALL)*;
 
+            fn access(access: &mut Access) {
+                $($name::access(access);)*
+            }
+
             fn state(view: WorldView<'_>) -> Self::State<'_> {
                 ($($name::state(view),)*)
             }
@@ -228,6 +246,9 @@ macro_rules! tuple_filter {
         )]
         impl<$($name: QueryFilter),*> QueryFilter for Or<($($name,)*)> {
             type State<'w> = ($($name::State<'w>,)*);
+
+            /// Any one of the filters may pass, so `Or` promises nothing.
+            fn access(_: &mut Access) {}
 
             fn state(view: WorldView<'_>) -> Self::State<'_> {
                 ($($name::state(view),)*)

@@ -3,14 +3,64 @@
 
 use core::any::{Any, TypeId};
 use core::hash::BuildHasherDefault;
+use core::ptr::NonNull;
 use std::collections::HashMap;
 
 use crate::util::{DeferredPanic, TypeIdHasher};
 
-/// One resource, with the type name its errors and debug output give.
+/// One resource, owned through the root raw pointer of its box, with the
+/// type name its errors and debug output give.
+///
+/// Invariant: `root` comes from `Box::into_raw` and is freed only by `Drop`
+/// or `into_value`; every pointer to the value that outlives one call (a
+/// system's `ResMut`) is a copy of `root`, never derived from a `&mut`.
 struct ResourceCell {
-    value: Box<dyn Any + Send + Sync>,
+    root: NonNull<dyn Any + Send + Sync>,
+    /// The value's type, kept apart so checking it never touches the value,
+    /// which a system may be writing on another thread.
+    type_id: TypeId,
     name: &'static str,
+}
+
+// SAFETY: the cell owns a `Send + Sync` value, as a `Box` of it would.
+unsafe impl Send for ResourceCell {}
+// SAFETY: as above; shared access to the cell only reads `root` and `name`.
+unsafe impl Sync for ResourceCell {}
+
+impl ResourceCell {
+    fn new<R: Send + Sync + 'static>(value: R) -> Self {
+        let boxed: Box<dyn Any + Send + Sync> = Box::new(value);
+        Self {
+            root: NonNull::from(Box::leak(boxed)),
+            type_id: TypeId::of::<R>(),
+            name: core::any::type_name::<R>(),
+        }
+    }
+
+    /// The value as an `R`, through a copy of the root pointer.
+    fn typed<R: 'static>(&self) -> NonNull<R> {
+        assert!(
+            self.type_id == TypeId::of::<R>(),
+            "a resource cell holds the type it is keyed by"
+        );
+        self.root.cast::<R>()
+    }
+
+    fn into_value<R: 'static>(self) -> R {
+        let root = self.typed::<R>();
+        core::mem::forget(self);
+        // SAFETY: `root` came from `Box::into_raw` of an `R` (checked by
+        // `typed`), and forgetting the cell hands its ownership to this box.
+        *unsafe { Box::from_raw(root.as_ptr()) }
+    }
+}
+
+impl Drop for ResourceCell {
+    fn drop(&mut self) {
+        // SAFETY: the cell owns the box behind `root`; `into_value` forgets
+        // the cell, so this is the only other place it is freed.
+        drop(unsafe { Box::from_raw(self.root.as_ptr()) });
+    }
 }
 
 /// Every resource of a world, keyed by type.
@@ -24,32 +74,39 @@ pub(crate) struct Resources {
 impl Resources {
     /// Stores `value`, returning the `R` it replaces.
     pub(crate) fn insert<R: Send + Sync + 'static>(&mut self, value: R) -> Option<R> {
-        let cell = ResourceCell {
-            value: Box::new(value),
-            name: core::any::type_name::<R>(),
-        };
-        let previous = self.cells.insert(TypeId::of::<R>(), cell)?;
-        Some(unbox(previous.value))
+        let previous = self
+            .cells
+            .insert(TypeId::of::<R>(), ResourceCell::new(value))?;
+        Some(previous.into_value())
+    }
+
+    /// The root pointer to the `R`, if there is one: what systems keep for a
+    /// frame. Reading or writing through it is sound only while the world
+    /// stays borrowed and no other access to the `R` conflicts with it.
+    #[inline]
+    pub(crate) fn lookup<R: Send + Sync + 'static>(&self) -> Option<NonNull<R>> {
+        Some(self.cells.get(&TypeId::of::<R>())?.typed::<R>())
     }
 
     /// The `R`, if there is one.
     #[inline]
     pub(crate) fn get<R: Send + Sync + 'static>(&self) -> Option<&R> {
-        let cell = self.cells.get(&TypeId::of::<R>())?;
-        cell.value.downcast_ref::<R>()
+        // SAFETY: the cell lives while `self` is borrowed; `&self` rules out
+        // writers through `&mut self`, and system writers are ordered apart
+        // from readers by their access.
+        self.lookup::<R>().map(|root| unsafe { root.as_ref() })
     }
 
     /// The `R`, mutably, if there is one.
     #[inline]
     pub(crate) fn get_mut<R: Send + Sync + 'static>(&mut self) -> Option<&mut R> {
-        let cell = self.cells.get_mut(&TypeId::of::<R>())?;
-        cell.value.downcast_mut::<R>()
+        // SAFETY: `&mut self` makes this the only access to every cell.
+        self.lookup::<R>().map(|mut root| unsafe { root.as_mut() })
     }
 
     /// Takes the `R` out, if there is one.
     pub(crate) fn remove<R: Send + Sync + 'static>(&mut self) -> Option<R> {
-        let cell = self.cells.remove(&TypeId::of::<R>())?;
-        Some(unbox(cell.value))
+        Some(self.cells.remove(&TypeId::of::<R>())?.into_value())
     }
 
     /// Whether there is an `R`.
@@ -63,13 +120,6 @@ impl Resources {
         names.sort_unstable();
         names
     }
-}
-
-/// The value of a cell keyed by `R`'s type id.
-fn unbox<R: 'static>(value: Box<dyn Any + Send + Sync>) -> R {
-    *value
-        .downcast::<R>()
-        .unwrap_or_else(|_| unreachable!("a resource cell holds the type it is keyed by"))
 }
 
 impl Drop for Resources {
