@@ -260,7 +260,8 @@ impl Access {
     /// assert!(a.is_disjoint(&b) && b.is_disjoint(&a));
     /// ```
     pub fn is_disjoint(&self, other: &Access) -> bool {
-        let excludes = |with: &[TypeId], without: &[TypeId]| with.iter().any(|t| without.contains(t));
+        let excludes =
+            |with: &[TypeId], without: &[TypeId]| with.iter().any(|t| without.contains(t));
         excludes(&self.with, &other.without) || excludes(&other.with, &self.without)
     }
 
@@ -316,6 +317,16 @@ impl Access {
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (TypeId, AccessMode)> + '_ {
         self.entries().map(|entry| (entry.type_id, entry.mode))
+    }
+
+    /// Every type touched, by full type name, with its mode.
+    pub(crate) fn iter_named(&self) -> impl Iterator<Item = (&'static str, AccessMode)> + '_ {
+        self.entries().map(|entry| (entry.name, entry.mode))
+    }
+
+    /// The types every matched entity holds.
+    pub(crate) fn required(&self) -> &[TypeId] {
+        &self.with
     }
 
     fn entries(&self) -> impl Iterator<Item = Entry> + '_ {

@@ -94,6 +94,60 @@ pub enum Error {
         /// The full type name of the missing resource.
         resource: &'static str,
     },
+    /// A system could not run: `error` says why (a missing resource, most often).
+    InSystem {
+        /// The system's name.
+        system: String,
+        /// What went wrong.
+        error: Box<Error>,
+    },
+    /// A schedule already has a system of this name.
+    DuplicateSystem {
+        /// The name used twice.
+        system: String,
+    },
+    /// No system of this name is in the schedule.
+    UnknownSystem {
+        /// The name asked for.
+        system: String,
+    },
+    /// A system is ordered `after` or `before` a name no system of its stage has.
+    UnknownOrdering {
+        /// The system that names the other.
+        system: String,
+        /// The name no system of the stage has.
+        missing: String,
+        /// The stage.
+        stage: String,
+    },
+    /// The `after` / `before` orderings of a stage's systems form a cycle.
+    SystemCycle {
+        /// The stage.
+        stage: String,
+        /// Every system in the cycle, each ordered after the one before it.
+        systems: Vec<String>,
+    },
+    /// Two params of one system touch the same type where at least one writes.
+    ConflictingAccess {
+        /// The system.
+        system: String,
+        /// The first param, as written (`Query<&mut Position>`).
+        first: String,
+        /// The second param.
+        second: String,
+        /// The full type name of the component or resource both touch.
+        type_name: &'static str,
+    },
+    /// No stage of this name is in the schedule.
+    UnknownStage {
+        /// The stage asked for.
+        stage: String,
+    },
+    /// A schedule already has a stage of this name.
+    DuplicateStage {
+        /// The name used twice.
+        stage: String,
+    },
 }
 
 impl Error {
@@ -119,7 +173,15 @@ impl Error {
             | Error::GroupTooSmall { .. }
             | Error::GroupConflict { .. }
             | Error::NotGrouped { .. }
-            | Error::MissingResource { .. } => None,
+            | Error::MissingResource { .. }
+            | Error::DuplicateSystem { .. }
+            | Error::UnknownSystem { .. }
+            | Error::UnknownOrdering { .. }
+            | Error::SystemCycle { .. }
+            | Error::ConflictingAccess { .. }
+            | Error::UnknownStage { .. }
+            | Error::DuplicateStage { .. } => None,
+            Error::InSystem { ref error, .. } => error.entity(),
         }
     }
 
@@ -211,8 +273,65 @@ impl fmt::Display for Error {
                 "the world has no resource `{}`: add it with `world.insert_resource(..)`",
                 ShortName(resource)
             ),
+            Error::InSystem { system, error } => {
+                write!(f, "system `{system}` could not run: {error}")
+            }
+            Error::DuplicateSystem { system } => write!(
+                f,
+                "the schedule already has a system named `{system}`: \
+                 give one of them another name with `.named(..)`"
+            ),
+            Error::UnknownSystem { system } => {
+                write!(f, "the schedule has no system named `{system}`")
+            }
+            Error::UnknownOrdering {
+                system,
+                missing,
+                stage,
+            } => write!(
+                f,
+                "system `{system}` is ordered against `{missing}`, \
+                 but stage `{stage}` has no system of that name"
+            ),
+            Error::SystemCycle { stage, systems } => {
+                write!(f, "the systems of stage `{stage}` are ordered in a cycle: ")?;
+                for system in systems {
+                    write!(f, "`{system}` -> ")?;
+                }
+                match systems.first() {
+                    Some(first) => write!(f, "`{first}`"),
+                    None => Ok(()),
+                }
+            }
+            Error::ConflictingAccess {
+                system,
+                first,
+                second,
+                type_name,
+            } => write!(
+                f,
+                "system `{system}` cannot take both `{first}` and `{second}`: both reach \
+                 `{}` and at least one writes it. Merge them into one param, or make their \
+                 filters disjoint (`With<T>` in one, `Without<T>` in the other)",
+                ShortName(type_name)
+            ),
+            Error::UnknownStage { stage } => write!(
+                f,
+                "the schedule has no stage named `{stage}`: add it with \
+                 `schedule.add_stage_after(..)` or `add_stage_before(..)`"
+            ),
+            Error::DuplicateStage { stage } => {
+                write!(f, "the schedule already has a stage named `{stage}`")
+            }
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::InSystem { error, .. } => Some(error.as_ref()),
+            _ => None,
+        }
+    }
+}

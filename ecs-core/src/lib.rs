@@ -28,8 +28,10 @@ extern crate self as ecs_core;
 //   6. view, access              WorldView, the one door to a world's data; access sets
 //   7. query                     fetches, filters, plans, iteration
 //   8. world                     World: entity operations, the structural funnel
-//                                with its hooks, and every other `impl World`
-//   9. prelude                   the one import a game needs
+//                                with its hooks, commands, and every other `impl World`
+//   9. system                    params, function / exclusive / `System` systems, access
+//  10. schedule                  stages, ordering, the executor, stats, explain
+//  11. prelude                   the one import a game needs
 mod util;
 
 mod component;
@@ -51,6 +53,10 @@ pub mod query;
 
 mod world;
 
+pub mod system;
+
+pub mod schedule;
+
 pub mod prelude;
 
 pub use bundle::Bundle;
@@ -59,7 +65,8 @@ pub use ecs_derive::{Component, Query};
 pub use entity::Entity;
 pub use error::Error;
 pub use query::Query;
-pub use world::{EntityMut, EntityRef, World, WorldStats};
+pub use schedule::{Schedule, Stage};
+pub use world::{CommandQueue, Commands, EntityMut, EntityRef, World, WorldStats};
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
 const _: () = {

@@ -96,17 +96,49 @@ impl Entities {
     /// # Panics
     /// When all 2^32 indices are in use, retired or reserved.
     pub(crate) fn reserve_one(&self) -> Entity {
-        let k = self.reserved.fetch_add(1, Ordering::Relaxed);
-        assert!(k < u32::MAX, "the world has used up all 2^32 entity indices");
-        // The k-th next `alloc` pops the free list from its top, then appends.
-        match self.free.len().checked_sub(1 + k as usize) {
+        let g = self.reserved.fetch_add(1, Ordering::Relaxed);
+        assert!(
+            g < u32::MAX,
+            "the world has used up all 2^32 entity indices"
+        );
+        self.reserved_id(g)
+    }
+
+    /// Reserves the id of the `g`-th next [`alloc`](Self::alloc): every
+    /// reservation numbered below `g + 1` becomes alive at the next settle.
+    /// Callers that number reservations themselves (one lane per system, so
+    /// that ids do not depend on which thread got there first) use this.
+    pub(crate) fn reserve_nth(&self, g: u32) -> Entity {
+        assert!(
+            g < u32::MAX,
+            "the world has used up all 2^32 entity indices"
+        );
+        self.reserved.fetch_max(g + 1, Ordering::Relaxed);
+        self.reserved_id(g)
+    }
+
+    /// Claims every reservation number below `end`, used or not; the unused
+    /// ones become alive at the next settle like the rest, for the caller to free.
+    pub(crate) fn claim_reserved(&self, end: u32) {
+        self.reserved.fetch_max(end, Ordering::Relaxed);
+    }
+
+    /// How many reservation numbers are claimed.
+    pub(crate) fn reserved_count(&self) -> u32 {
+        self.reserved.load(Ordering::Relaxed)
+    }
+
+    /// The id the `g`-th next `alloc` returns: the free list from its top,
+    /// then fresh indices.
+    fn reserved_id(&self, g: u32) -> Entity {
+        match self.free.len().checked_sub(1 + g as usize) {
             Some(position) => {
                 let index = self.free[position];
                 let version = self.slots[index as usize].version.saturating_add(1);
                 Entity::new(index, version)
             }
             None => {
-                let beyond = k as usize - self.free.len();
+                let beyond = g as usize - self.free.len();
                 let index = u32::try_from(self.slots.len() + beyond)
                     .expect("the world has used up all 2^32 entity indices");
                 Entity::new(index, NonZeroU32::MIN)
@@ -356,7 +388,10 @@ mod tests {
         entities.free(ids[3]).unwrap();
         let reserved: Vec<_> = (0..3).map(|_| entities.reserve_one()).collect();
         assert_eq!(
-            reserved.iter().map(|e| (e.index(), e.version())).collect::<Vec<_>>(),
+            reserved
+                .iter()
+                .map(|e| (e.index(), e.version()))
+                .collect::<Vec<_>>(),
             [(3, 2), (1, 2), (4, 1)],
             "the free list's top first, as alloc takes it, then fresh indices"
         );

@@ -109,6 +109,14 @@ impl Storages {
         self.cells[id.index()].erased()
     }
 
+    /// How many entities the storage of the type with id `type_id` holds; 0
+    /// for a type never seen.
+    pub(crate) fn len_of(&self, type_id: TypeId) -> usize {
+        self.ids
+            .get(&type_id)
+            .map_or(0, |&id| self.erased_by_id(id).len())
+    }
+
     /// The storage registered as `id`, without its type, mutably.
     pub(crate) fn erased_by_id_mut(&mut self, id: ComponentId) -> &mut dyn ErasedStorage {
         self.cells[id.index()].erased_mut()

@@ -130,6 +130,30 @@ impl<'w> WorldView<'w, Exclusive> {
         }
     }
 
+    /// A view that may write, made from a shared borrow, for systems running
+    /// at once: each gets a copy and writes only what its access declares.
+    ///
+    /// # Safety
+    /// The caller holds the world exclusively for `'w` (it was given
+    /// `&'w mut World` and shares it only with the systems it runs), and no
+    /// two users of views made this way reach the same component type or
+    /// resource at once where one of them writes.
+    #[inline]
+    pub(crate) unsafe fn exclusive_unchecked(data: &'w WorldData) -> Self {
+        Self {
+            data,
+            _mode: PhantomData,
+        }
+    }
+
+    /// The root raw pointer to the resource `R`, for a system param that
+    /// writes it; valid for `'w`, under the same rule as
+    /// [`root_for_write`](Self::root_for_write).
+    #[inline]
+    pub(crate) fn resource_for_write<R: Send + Sync + 'static>(self) -> Option<NonNull<R>> {
+        self.data.resources.lookup::<R>()
+    }
+
     /// The root raw pointer to `T`'s storage and its id, for columns that write.
     ///
     /// The pointer is valid for `'w`; the view's exclusive borrow means nothing
@@ -198,6 +222,25 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
     #[inline]
     pub(crate) fn storages(self) -> &'w Storages {
         &self.data.storages
+    }
+
+    /// The resource `R`, to be read only, if the world holds one.
+    #[inline]
+    pub(crate) fn resource<R: Send + Sync + 'static>(self) -> Option<&'w R> {
+        // SAFETY: the cell lives for `'w`; whoever made this view rules out a
+        // writer of `R` while it is read (a shared borrow of the world, or
+        // systems ordered apart by their access).
+        self.data
+            .resources
+            .lookup::<R>()
+            .map(|root| unsafe { root.as_ref() })
+    }
+
+    /// How many entities hold the component with type id `type_id` (0 for a
+    /// type this world has never seen): the work estimate of a query it drives.
+    #[inline]
+    pub(crate) fn storage_len(self, type_id: core::any::TypeId) -> usize {
+        self.data.storages.len_of(type_id)
     }
 
     /// The group owning the component with `id`, and its packed prefix.

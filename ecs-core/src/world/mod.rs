@@ -2,6 +2,7 @@
 //! the struct and the operations on entities; the other files of `world/` hold
 //! every other `impl World`, one concept each.
 
+mod commands;
 mod entity_ref;
 mod group;
 mod hooks;
@@ -18,6 +19,8 @@ use crate::entity::{Entities, Entity};
 use crate::error::Error;
 use crate::view::{Exclusive, WorldData, WorldView};
 
+pub(crate) use commands::ReservationLane;
+pub use commands::{CommandQueue, Commands};
 pub use entity_ref::{EntityMut, EntityRef};
 pub use stats::WorldStats;
 
@@ -59,6 +62,8 @@ pub struct World {
     /// What views reach; its structure changes only through [`Structural`].
     data: WorldData,
     bundles: BundleRegistry,
+    /// What [`World::commands`] records, until [`World::flush`].
+    commands: CommandQueue,
 }
 
 impl World {
@@ -454,6 +459,17 @@ impl World {
     #[inline]
     pub(crate) fn view_mut(&mut self) -> WorldView<'_, Exclusive> {
         WorldView::exclusive(&mut self.data)
+    }
+
+    /// A view that may write, from a shared borrow, for systems running at once.
+    ///
+    /// # Safety
+    /// As `WorldView::exclusive_unchecked`: the caller holds the world
+    /// exclusively for `'_` and keeps users of conflicting data apart.
+    #[inline]
+    pub(crate) unsafe fn view_for_systems(&self) -> WorldView<'_, Exclusive> {
+        // SAFETY: forwarded from the caller.
+        unsafe { WorldView::exclusive_unchecked(&self.data) }
     }
 
     #[cfg(test)]

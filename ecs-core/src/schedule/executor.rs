@@ -1,0 +1,306 @@
+//! Runs one stage: its batches in order, the systems of a batch at once
+//! where their estimated work pays for the hand-off, then its commands.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::time::Instant;
+
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::system::{SystemAccess, SystemWorld};
+use crate::util::PanicPayload;
+use crate::view::WorldView;
+use crate::world::{ReservationLane, World};
+
+use super::order::Plan;
+use super::{CommandError, SystemSlot};
+
+/// How the schedule wants its stages run.
+#[derive(Clone, Copy)]
+pub(crate) struct Options {
+    pub(crate) parallel: bool,
+    pub(crate) threshold: usize,
+}
+
+/// What running a stage produced besides its effects on the world.
+#[derive(Default)]
+pub(crate) struct Outcome {
+    pub(crate) parallel_batches: u64,
+    /// The first system that could not run, and why.
+    pub(crate) error: Option<Error>,
+}
+
+/// What one system's run came to.
+type RunResult = Result<Result<(), Error>, PanicPayload>;
+
+/// The commands of a stage not applied yet: which systems ran since the
+/// last sync point, and the reservation numbers no spawn used.
+struct Pending {
+    ran: Vec<bool>,
+    holes: Vec<u32>,
+}
+
+/// Runs every batch of `plan` over `systems`, applies their commands in
+/// plan order at the end (and before each exclusive system), and reports
+/// failed commands to `errors` and asked-for removals to `removals`.
+///
+/// # Panics
+/// Resumes the first panic of a system once the stage's pending commands
+/// are dropped and its reserved entities despawned.
+pub(crate) fn run_stage(
+    systems: &mut [SystemSlot],
+    plan: &Plan,
+    world: &mut World,
+    options: Options,
+    errors: &mut Vec<CommandError>,
+    removals: &mut Vec<(String, String)>,
+) -> Outcome {
+    let mut outcome = Outcome::default();
+    let mut pending = Pending {
+        ran: vec![false; systems.len()],
+        holes: Vec::new(),
+    };
+    for batch in &plan.batches {
+        let exclusive = batch.len() == 1 && systems[batch[0]].system.access().is_exclusive();
+        let panicked = if exclusive {
+            // A sync point: the exclusive system sees every change asked for so far.
+            apply(systems, plan, &mut pending, world, errors, removals);
+            let slot = &mut systems[batch[0]];
+            let start = Instant::now();
+            let result = panic::catch_unwind(AssertUnwindSafe(|| slot.system.run_exclusive(world)));
+            slot.timing.record(start.elapsed());
+            // Its own `world.commands()` spawns are its world's, not the stage's.
+            world.settle_reserved();
+            note(&mut outcome, &slot.name, result)
+        } else {
+            run_batch(systems, batch, world, options, &mut pending, &mut outcome)
+        };
+        if let Some(payload) = panicked {
+            drop_pending(systems, &mut pending, world);
+            panic::resume_unwind(payload);
+        }
+    }
+    apply(systems, plan, &mut pending, world, errors, removals);
+    outcome
+}
+
+/// Runs one batch of systems that do not conflict, and returns the first panic.
+fn run_batch(
+    systems: &mut [SystemSlot],
+    batch: &[usize],
+    world: &mut World,
+    options: Options,
+    pending: &mut Pending,
+    outcome: &mut Outcome,
+) -> Option<PanicPayload> {
+    let base = world.reserved_count();
+    let stride = batch.len() as u32;
+    for (index, &i) in batch.iter().enumerate() {
+        systems[i].lane = ReservationLane::new(base, index as u32, stride);
+        pending.ran[i] = true;
+    }
+    let world_ref: &World = world;
+    let results: Vec<RunResult> =
+        if let Some(heavy) = heavy_systems(systems, batch, world_ref, options) {
+            outcome.parallel_batches += 1;
+            run_parallel(systems, batch, &heavy, world_ref)
+        } else {
+            batch
+                .iter()
+                // SAFETY: one system at a time, on a world this stage holds exclusively.
+                .map(|&i| unsafe { run_one(&mut systems[i], world_ref) })
+                .collect()
+        };
+    let mut first_panic = None;
+    for (&i, result) in batch.iter().zip(results) {
+        if let Some(payload) = note(outcome, &systems[i].name, result) {
+            first_panic.get_or_insert(payload);
+        }
+    }
+    // Every lane claims as many numbers as the busiest one used; the rest
+    // are holes, made alive with the others and despawned at the next sync.
+    let used: Vec<u32> = batch.iter().map(|&i| systems[i].lane.used()).collect();
+    let rows = used.iter().copied().max().unwrap_or(0);
+    if rows > 0 {
+        let lanes = batch.iter().map(|&i| &systems[i].lane);
+        for (lane, &used) in lanes.zip(&used) {
+            pending.holes.extend((used..rows).map(|n| lane.number(n)));
+        }
+        world.claim_reserved(base + rows * stride);
+    }
+    first_panic
+}
+
+/// Which systems of `batch` to hand to other threads, or `None` to run the
+/// whole batch here: only when two or more are heavy enough to pay for it.
+#[cfg(feature = "parallel")]
+fn heavy_systems(
+    systems: &[SystemSlot],
+    batch: &[usize],
+    world: &World,
+    options: Options,
+) -> Option<Vec<bool>> {
+    if !options.parallel || batch.len() < 2 || rayon::current_num_threads() < 2 {
+        return None;
+    }
+    let view = world.view();
+    let heavy: Vec<bool> = batch
+        .iter()
+        .map(|&i| estimate(systems[i].system.access(), view) >= options.threshold)
+        .collect();
+    (heavy.iter().filter(|&&h| h).count() >= 2).then_some(heavy)
+}
+
+#[cfg(not(feature = "parallel"))]
+fn heavy_systems(_: &[SystemSlot], _: &[usize], _: &World, _: Options) -> Option<Vec<bool>> {
+    None
+}
+
+/// Runs the heavy systems of `batch` on rayon's pool, all but the first of
+/// them handed off, and the rest on this thread, in batch order.
+#[cfg(feature = "parallel")]
+fn run_parallel(
+    systems: &mut [SystemSlot],
+    batch: &[usize],
+    heavy: &[bool],
+    world: &World,
+) -> Vec<RunResult> {
+    let mut slots: Vec<Option<&mut SystemSlot>> = systems.iter_mut().map(Some).collect();
+    let mut jobs: Vec<(&mut SystemSlot, Option<RunResult>)> = batch
+        .iter()
+        .map(|&i| (slots[i].take().expect("a batch names a system once"), None))
+        .collect();
+    let first_heavy = heavy.iter().position(|&h| h);
+    rayon::scope(|scope| {
+        let mut here = Vec::new();
+        for (at, job) in jobs.iter_mut().enumerate() {
+            if heavy[at] && Some(at) != first_heavy {
+                scope.spawn(move |_| {
+                    // SAFETY: the systems of a batch do not conflict, and the
+                    // stage holds the world exclusively until the scope ends.
+                    job.1 = Some(unsafe { run_one(job.0, world) });
+                });
+            } else {
+                here.push(job);
+            }
+        }
+        for job in here {
+            // SAFETY: as above.
+            job.1 = Some(unsafe { run_one(job.0, world) });
+        }
+    });
+    jobs.into_iter()
+        .map(|(_, result)| result.expect("every job ran"))
+        .collect()
+}
+
+#[cfg(not(feature = "parallel"))]
+fn run_parallel(_: &mut [SystemSlot], _: &[usize], _: &[bool], _: &World) -> Vec<RunResult> {
+    unreachable!("without the `parallel` feature no batch is heavy")
+}
+
+/// A system's estimated work: the entities its queries drive, summed.
+fn estimate(access: &SystemAccess, view: WorldView<'_>) -> usize {
+    access
+        .required_per_query()
+        .map(|required| {
+            required
+                .iter()
+                .map(|&type_id| view.storage_len(type_id))
+                .min()
+                .unwrap_or_else(|| view.entities().len())
+        })
+        .sum()
+}
+
+/// Runs one system, timing it and catching its panic.
+///
+/// # Safety
+/// No system whose access conflicts with this one's runs meanwhile, and the
+/// caller holds the world exclusively while `world` is shared with the batch.
+unsafe fn run_one(slot: &mut SystemSlot, world: &World) -> RunResult {
+    let start = Instant::now();
+    let SystemSlot { system, lane, .. } = slot;
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: forwarded from the caller.
+        unsafe { system.run(SystemWorld::new(world, Some(lane))) }
+    }));
+    slot.timing.record(start.elapsed());
+    result
+}
+
+/// Keeps the first error of a system that could not run; hands back a panic.
+fn note(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
+    match result {
+        Ok(Ok(())) => None,
+        Ok(Err(error)) => {
+            outcome.error.get_or_insert_with(|| Error::InSystem {
+                system: name.to_owned(),
+                error: Box::new(error),
+            });
+            None
+        }
+        Err(payload) => Some(payload),
+    }
+}
+
+/// Makes the stage's reserved ids alive, despawns the holes, and applies
+/// the buffers of every system that ran since the last sync, in plan order.
+fn apply(
+    systems: &mut [SystemSlot],
+    plan: &Plan,
+    pending: &mut Pending,
+    world: &mut World,
+    errors: &mut Vec<CommandError>,
+    removals: &mut Vec<(String, String)>,
+) {
+    if !pending.holes.is_empty() {
+        let made = settle(world);
+        for &hole in &pending.holes {
+            // Holes are alive and hold nothing; despawning them cannot fail.
+            let _ = world.despawn(made[hole as usize]);
+        }
+        pending.holes.clear();
+    }
+    let mut asked = Vec::new();
+    for &i in &plan.order {
+        if !core::mem::take(&mut pending.ran[i]) {
+            continue;
+        }
+        let SystemSlot { name, system, .. } = &mut systems[i];
+        system.apply(
+            world,
+            &mut |error| {
+                errors.push(CommandError {
+                    system: name.to_string(),
+                    error,
+                });
+            },
+            &mut asked,
+        );
+        removals.extend(asked.drain(..).map(|removed| (name.to_string(), removed)));
+    }
+}
+
+/// After a panic: drops every pending buffer unapplied and despawns every
+/// entity the stage reserved, so no half-applied stage and no id that
+/// names an entity nobody spawned is left behind.
+fn drop_pending(systems: &mut [SystemSlot], pending: &mut Pending, world: &mut World) {
+    for (slot, ran) in systems.iter_mut().zip(&mut pending.ran) {
+        if core::mem::take(ran) {
+            // The system's own panic is the one the caller resumes; a value
+            // whose drop panics here is dropped past, like the rest.
+            let _ = panic::catch_unwind(AssertUnwindSafe(|| slot.system.discard()));
+        }
+    }
+    for entity in settle(world) {
+        let _ = world.despawn(entity);
+    }
+    pending.holes.clear();
+}
+
+/// Makes every reserved id alive and returns them in reservation order.
+fn settle(world: &mut World) -> Vec<Entity> {
+    let mut made = Vec::new();
+    world.settle_reserved_with(|entity| made.push(entity));
+    made
+}

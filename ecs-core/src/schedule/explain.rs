@@ -1,0 +1,129 @@
+//! `schedule.explain()`: per stage, the order, the parallel batches, and why
+//! each pair of systems that may not overlap may not.
+
+use core::fmt;
+
+use crate::system::Conflict;
+
+use super::Stage;
+
+/// Why a schedule runs its systems the way it does, stage by stage.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+///
+/// fn movement(_: Query<&mut Position>) {}
+/// fn physics(_: Query<&mut Position>) {}
+/// fn music() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, movement)?;
+/// schedule.add_system(Stage::Update, physics)?;
+/// schedule.add_system(Stage::Update, music)?;
+/// let why = schedule.explain()?;
+/// let update = why.stage(Stage::Update).unwrap();
+/// assert_eq!(update.batches, [vec!["movement", "music"], vec!["physics"]]);
+/// assert_eq!(
+///     update.conflicts[0].to_string(),
+///     "`movement` and `physics` cannot overlap: both reach `Position` (both write)"
+/// );
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    /// Every stage, in run order.
+    pub stages: Vec<StageExplanation>,
+}
+
+/// One stage of an [`Explanation`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageExplanation {
+    /// The stage.
+    pub stage: Stage,
+    /// Its systems in the order their commands apply (and a single thread
+    /// would meet them): orderings first, registration order otherwise.
+    pub order: Vec<String>,
+    /// Its systems grouped into batches that run one after another; the
+    /// systems of one batch may run at once.
+    pub batches: Vec<Vec<String>>,
+    /// Every pair of its systems that may not overlap, and why.
+    pub conflicts: Vec<Overlap>,
+}
+
+/// Two systems that may not run at once, the first one running first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overlap {
+    /// The system that runs first.
+    pub first: String,
+    /// The system that waits for it.
+    pub second: String,
+    /// What they both touch.
+    pub reason: Conflict,
+}
+
+impl Explanation {
+    /// The explanation of `stage`, if the schedule has it.
+    pub fn stage(&self, stage: impl Into<Stage>) -> Option<&StageExplanation> {
+        let stage = stage.into();
+        self.stages.iter().find(|s| s.stage == stage)
+    }
+}
+
+impl fmt::Display for Overlap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` and `{}` cannot overlap: {}",
+            self.first, self.second, self.reason
+        )
+    }
+}
+
+impl fmt::Display for StageExplanation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "stage {}: {} systems", self.stage, self.order.len())?;
+        for (i, batch) in self.batches.iter().enumerate() {
+            let alone = if batch.len() == 1 {
+                " (alone)"
+            } else {
+                " (at once)"
+            };
+            writeln!(f, "  batch {}{alone}: {}", i + 1, batch.join(", "))?;
+        }
+        for overlap in &self.conflicts {
+            writeln!(f, "  {overlap}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Explanation {
+    /// Every stage with its batches and conflicts, one line each.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// struct Score(u32);
+    /// fn add(mut s: ResMut<Score>) { s.0 += 1; }
+    /// fn show(s: Res<Score>) { let _ = s.0; }
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, add)?;
+    /// schedule.add_system(Stage::Update, show)?;
+    /// assert_eq!(
+    ///     schedule.explain()?.to_string(),
+    ///     "stage Update: 2 systems\n  batch 1 (alone): add\n  batch 2 (alone): show\n  \
+    ///      `add` and `show` cannot overlap: both reach the resource `Score` (one writes, one reads)\n"
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for stage in &self.stages {
+            stage.fmt(f)?;
+        }
+        Ok(())
+    }
+}

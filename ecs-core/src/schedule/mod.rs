@@ -1,0 +1,545 @@
+//! The game loop: a [`Schedule`] of systems in [`Stage`]s, run once per frame.
+//!
+//! Inside a stage, systems whose access does not conflict run at the same
+//! time on rayon's thread pool; conflicting ones run in the order they were
+//! added (or as `.after` / `.before` say). Each system records its commands
+//! into its own buffer, and the buffers apply at the end of the stage in
+//! system order. A parallel run is therefore observably identical to a
+//! single-threaded one: same component values, same entity ids, same
+//! command order, on every machine, which a lockstep game can rely on.
+
+mod executor;
+mod explain;
+mod order;
+mod stage;
+mod stats;
+
+use core::fmt;
+use std::borrow::Cow;
+
+use crate::error::Error;
+use crate::system::{AnySystem, IntoSystem};
+use crate::world::{ReservationLane, World};
+
+pub use explain::{Explanation, Overlap, StageExplanation};
+pub use stage::Stage;
+pub use stats::SystemStats;
+
+use order::{Node, Plan};
+use stats::Timing;
+
+/// Below this many entities of estimated work, a system runs on the calling
+/// thread rather than being handed to another: the hand-off costs more.
+pub const DEFAULT_PARALLEL_THRESHOLD: usize = 4096;
+
+/// A command that failed when its system's buffer applied (its entity died
+/// meanwhile), with the system that recorded it.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Health(i32);
+///
+/// fn reaper(q: Query<(Entity, &Health)>, mut commands: Commands) {
+///     for (e, _) in q.iter() {
+///         commands.despawn(e);
+///         commands.despawn(e); // the second finds it gone
+///     }
+/// }
+///
+/// let mut world = World::new();
+/// world.spawn(Health(0));
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, reaper)?;
+/// schedule.run(&mut world)?; // the frame completes
+/// let failed = schedule.command_errors();
+/// assert_eq!(failed.len(), 1);
+/// assert_eq!(failed[0].to_string(), "a command of `reaper` failed: entity 0v1 was despawned");
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandError {
+    /// The system whose command failed.
+    pub system: String,
+    /// Why it failed.
+    pub error: Error,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a command of `{}` failed: {}", self.system, self.error)
+    }
+}
+
+impl std::error::Error for CommandError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// One system in its stage, with what the executor keeps about it.
+pub(crate) struct SystemSlot {
+    pub(crate) name: Cow<'static, str>,
+    after: Vec<Cow<'static, str>>,
+    before: Vec<Cow<'static, str>>,
+    pub(crate) system: Box<dyn AnySystem>,
+    pub(crate) timing: Timing,
+    /// This run's reservation numbers for spawns.
+    pub(crate) lane: ReservationLane,
+}
+
+/// One stage and its systems, in registration order.
+struct StageSlot {
+    stage: Stage,
+    systems: Vec<SystemSlot>,
+    /// The plan for the systems as they are; `None` after any change.
+    plan: Option<Plan>,
+}
+
+impl StageSlot {
+    fn new(stage: Stage) -> Self {
+        Self {
+            stage,
+            systems: Vec::new(),
+            plan: None,
+        }
+    }
+
+    fn plan(&self) -> Result<Plan, Error> {
+        let nodes: Vec<Node<'_>> = self
+            .systems
+            .iter()
+            .map(|slot| Node {
+                name: &slot.name,
+                after: &slot.after,
+                before: &slot.before,
+                access: slot.system.access(),
+            })
+            .collect();
+        order::plan(self.stage.name(), &nodes)
+    }
+}
+
+/// Systems in stages, run once per [`run`](Schedule::run): a frame.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position { x: f32 }
+/// #[derive(Component)]
+/// struct Velocity { x: f32 }
+/// struct Time { dt: f32 }
+///
+/// fn movement(mut q: Query<(&mut Position, &Velocity)>, time: Res<Time>) {
+///     for (p, v) in q.iter_mut() {
+///         p.x += v.x * time.dt;
+///     }
+/// }
+///
+/// let mut world = World::new();
+/// world.insert_resource(Time { dt: 0.5 });
+/// let e = world.spawn((Position { x: 0.0 }, Velocity { x: 2.0 }));
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, movement)?;
+/// schedule.run(&mut world)?;
+/// assert_eq!(world.get::<Position>(e)?.x, 1.0);
+/// # Ok::<(), Error>(())
+/// ```
+pub struct Schedule {
+    stages: Vec<StageSlot>,
+    parallel: bool,
+    parallel_threshold: usize,
+    command_errors: Vec<CommandError>,
+    frames: u64,
+    parallel_batches: u64,
+}
+
+impl Default for Schedule {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_map();
+        for stage in &self.stages {
+            let names: Vec<&str> = stage.systems.iter().map(|s| &*s.name).collect();
+            list.entry(&stage.stage.name(), &names);
+        }
+        list.finish()
+    }
+}
+
+impl Schedule {
+    /// An empty schedule with the five built-in stages, running
+    /// non-conflicting systems at once where that pays.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let schedule = Schedule::new();
+    /// assert_eq!(schedule.stages().count(), 5);
+    /// ```
+    pub fn new() -> Self {
+        Self {
+            stages: Stage::BUILT_IN.into_iter().map(StageSlot::new).collect(),
+            parallel: cfg!(feature = "parallel"),
+            parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
+            command_errors: Vec::new(),
+            frames: 0,
+            parallel_batches: 0,
+        }
+    }
+
+    /// An empty schedule that runs every system on the calling thread, one
+    /// by one, with the same batches and order as [`new`](Self::new)'s: the
+    /// same world comes out either way.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let schedule = Schedule::single_threaded();
+    /// assert!(!schedule.is_parallel());
+    /// ```
+    pub fn single_threaded() -> Self {
+        Self {
+            parallel: false,
+            ..Self::new()
+        }
+    }
+
+    /// Whether systems may run at the same time.
+    pub fn is_parallel(&self) -> bool {
+        self.parallel
+    }
+
+    /// Sets how many entities of estimated work (the entities its queries
+    /// drive, summed) a system needs before it is handed to another thread.
+    /// A batch runs in parallel only when two or more of its systems reach
+    /// it; lighter systems run on the calling thread. 0 hands every system
+    /// of a batch of two or more to the pool.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut schedule = Schedule::new();
+    /// schedule.set_parallel_threshold(0);
+    /// ```
+    pub fn set_parallel_threshold(&mut self, entities: usize) {
+        self.parallel_threshold = entities;
+    }
+
+    /// Adds `system` to `stage`.
+    ///
+    /// # Errors
+    /// [`Error::ConflictingAccess`] if two of its params reach the same
+    /// component or resource and one writes it, [`Error::DuplicateSystem`] if
+    /// the schedule has a system of that name, [`Error::UnknownStage`] if it
+    /// has no such stage.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// fn heal(_: Query<&mut Health>, _: Query<&Health>) {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// let err = schedule.add_system(Stage::Update, heal).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "system `heal` cannot take both `Query<&mut Health>` and `Query<&Health>`: both \
+    ///      reach `Health` and at least one writes it. Merge them into one param, or make \
+    ///      their filters disjoint (`With<T>` in one, `Without<T>` in the other)"
+    /// );
+    /// ```
+    pub fn add_system<M>(
+        &mut self,
+        stage: impl Into<Stage>,
+        system: impl IntoSystem<M>,
+    ) -> Result<(), Error> {
+        let stage = stage.into();
+        let config = system.into_config();
+        if let Some((first, second, type_name)) = config.system.access().clash() {
+            return Err(Error::ConflictingAccess {
+                system: config.name.into_owned(),
+                first: crate::util::ShortName(first).to_string(),
+                second: crate::util::ShortName(second).to_string(),
+                type_name,
+            });
+        }
+        if self.contains_system(&config.name) {
+            return Err(Error::DuplicateSystem {
+                system: config.name.into_owned(),
+            });
+        }
+        let slot = self.stage_mut(&stage)?;
+        slot.systems.push(SystemSlot {
+            name: config.name,
+            after: config.after,
+            before: config.before,
+            system: config.system,
+            timing: Timing::default(),
+            lane: ReservationLane::default(),
+        });
+        slot.plan = None;
+        Ok(())
+    }
+
+    /// Takes the system `name` out of the schedule; its state (`Local`s,
+    /// unapplied commands) is dropped. From inside a frame, use
+    /// [`Commands::remove_system`](crate::Commands::remove_system).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// fn tick() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, tick)?;
+    /// schedule.remove_system("tick")?;
+    /// assert_eq!(
+    ///     schedule.remove_system("tick").unwrap_err().to_string(),
+    ///     "the schedule has no system named `tick`"
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn remove_system(&mut self, name: &str) -> Result<(), Error> {
+        for stage in &mut self.stages {
+            if let Some(at) = stage.systems.iter().position(|s| s.name == name) {
+                stage.systems.remove(at);
+                stage.plan = None;
+                return Ok(());
+            }
+        }
+        Err(Error::UnknownSystem {
+            system: name.to_owned(),
+        })
+    }
+
+    /// Whether the schedule has a system named `name`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// fn tick() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, tick)?;
+    /// assert!(schedule.contains_system("tick") && !schedule.contains_system("tock"));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn contains_system(&self, name: &str) -> bool {
+        self.stages
+            .iter()
+            .any(|stage| stage.systems.iter().any(|s| s.name == name))
+    }
+
+    /// Adds the stage `name` to run right after `existing`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_stage_after(Stage::Update, "physics")?;
+    /// schedule.add_stage_before("physics", "broad_phase")?;
+    /// let names: Vec<String> = schedule.stages().map(|s| s.to_string()).collect();
+    /// assert_eq!(names, ["First", "PreUpdate", "Update", "broad_phase", "physics", "PostUpdate", "Last"]);
+    /// fn collide() {}
+    /// schedule.add_system("physics", collide)?;
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn add_stage_after(
+        &mut self,
+        existing: impl Into<Stage>,
+        name: impl Into<Stage>,
+    ) -> Result<(), Error> {
+        self.insert_stage(existing.into(), name.into(), 1)
+    }
+
+    /// Adds the stage `name` to run right before `existing`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_stage_before(Stage::First, "input")?;
+    /// assert_eq!(schedule.stages().next(), Some(&Stage::custom("input")));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn add_stage_before(
+        &mut self,
+        existing: impl Into<Stage>,
+        name: impl Into<Stage>,
+    ) -> Result<(), Error> {
+        self.insert_stage(existing.into(), name.into(), 0)
+    }
+
+    fn insert_stage(&mut self, existing: Stage, stage: Stage, offset: usize) -> Result<(), Error> {
+        if self.stages.iter().any(|s| s.stage == stage) {
+            return Err(Error::DuplicateStage {
+                stage: stage.name().to_owned(),
+            });
+        }
+        let at = self.stage_index(&existing)?;
+        self.stages.insert(at + offset, StageSlot::new(stage));
+        Ok(())
+    }
+
+    /// The stages, in run order.
+    pub fn stages(&self) -> impl Iterator<Item = &Stage> {
+        self.stages.iter().map(|slot| &slot.stage)
+    }
+
+    fn stage_index(&self, stage: &Stage) -> Result<usize, Error> {
+        self.stages
+            .iter()
+            .position(|slot| slot.stage == *stage)
+            .ok_or_else(|| Error::UnknownStage {
+                stage: stage.name().to_owned(),
+            })
+    }
+
+    fn stage_mut(&mut self, stage: &Stage) -> Result<&mut StageSlot, Error> {
+        let at = self.stage_index(stage)?;
+        Ok(&mut self.stages[at])
+    }
+
+    /// Runs one frame: every stage in order, each ending with its systems'
+    /// commands applied; then the systems asked to be removed during the
+    /// frame are removed.
+    ///
+    /// # Errors
+    /// A cycle in a stage's orderings, or an ordering naming no system of
+    /// its stage: nothing runs. A system whose params cannot be fetched (a
+    /// missing resource): that system does not run, the rest of the frame
+    /// does, and the first such error is returned, naming the system.
+    /// Failed commands are not errors of `run`: see
+    /// [`command_errors`](Self::command_errors).
+    ///
+    /// # Panics
+    /// A panic in a system reaches the caller after the other systems of its
+    /// batch finish and the world is left consistent: the commands its stage
+    /// recorded since the last exclusive system are dropped unapplied (each
+    /// value dropped once), the entities they reserved are despawned, and no
+    /// later stage runs that frame. The schedule runs again next frame.
+    pub fn run(&mut self, world: &mut World) -> Result<(), Error> {
+        for stage in &mut self.stages {
+            if stage.plan.is_none() {
+                stage.plan = Some(stage.plan()?);
+            }
+        }
+        self.command_errors.clear();
+        // Ids reserved through `world.commands()` become alive now, so every
+        // reservation during the frame belongs to a system.
+        world.settle_reserved();
+        let mut first_error = None;
+        let mut removals = Vec::new();
+        let options = executor::Options {
+            parallel: self.parallel,
+            threshold: self.parallel_threshold,
+        };
+        for stage in &mut self.stages {
+            let plan = stage.plan.as_ref().expect("planned above");
+            let outcome = executor::run_stage(
+                &mut stage.systems,
+                plan,
+                world,
+                options,
+                &mut self.command_errors,
+                &mut removals,
+            );
+            self.parallel_batches += outcome.parallel_batches;
+            if first_error.is_none() {
+                first_error = outcome.error;
+            }
+        }
+        for name in world.take_system_removals() {
+            removals.push((String::from("World::commands"), name));
+        }
+        for (requester, name) in removals {
+            if let Err(error) = self.remove_system(&name) {
+                self.command_errors.push(CommandError {
+                    system: requester,
+                    error,
+                });
+            }
+        }
+        self.frames += 1;
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// The commands of the last frame that failed, with the systems that
+    /// recorded them, in the order they applied.
+    pub fn command_errors(&self) -> &[CommandError] {
+        &self.command_errors
+    }
+
+    /// Per system, in stage and run order: name, stage, last and mean run
+    /// time, and run count.
+    pub fn stats(&self) -> Vec<SystemStats> {
+        let mut stats = Vec::new();
+        for stage in &self.stages {
+            let order: Vec<usize> = match &stage.plan {
+                Some(plan) => plan.order.clone(),
+                None => (0..stage.systems.len()).collect(),
+            };
+            for i in order {
+                let slot = &stage.systems[i];
+                stats.push(SystemStats::new(&slot.name, &stage.stage, slot.timing));
+            }
+        }
+        stats
+    }
+
+    /// How many frames have run.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// How many batches have run with systems on more than one thread, over
+    /// every frame: how a test on any machine checks that a schedule
+    /// really spreads its work.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let schedule = Schedule::new();
+    /// assert_eq!(schedule.parallel_batches(), 0);
+    /// ```
+    pub fn parallel_batches(&self) -> u64 {
+        self.parallel_batches
+    }
+
+    /// Per stage with systems: the order, the batches of systems that may
+    /// run at once, and why each pair that may not overlap may not.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run) for orderings: a cycle, or a name no system has.
+    pub fn explain(&self) -> Result<Explanation, Error> {
+        let mut stages = Vec::new();
+        for stage in &self.stages {
+            if stage.systems.is_empty() {
+                continue;
+            }
+            let plan = stage.plan()?;
+            let name = |i: usize| stage.systems[i].name.to_string();
+            stages.push(StageExplanation {
+                stage: stage.stage.clone(),
+                order: plan.order.iter().map(|&i| name(i)).collect(),
+                batches: plan
+                    .batches
+                    .iter()
+                    .map(|batch| batch.iter().map(|&i| name(i)).collect())
+                    .collect(),
+                conflicts: plan
+                    .conflicts
+                    .into_iter()
+                    .map(|(first, second, reason)| Overlap {
+                        first: name(first),
+                        second: name(second),
+                        reason,
+                    })
+                    .collect(),
+            });
+        }
+        Ok(Explanation { stages })
+    }
+}

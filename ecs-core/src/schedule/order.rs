@@ -1,0 +1,155 @@
+//! The order of a stage's systems and its batches: which run one after
+//! another, and which may run at once.
+
+use std::borrow::Cow;
+
+use crate::error::Error;
+use crate::system::{Conflict, SystemAccess};
+
+/// What the planner needs of a system.
+pub(crate) struct Node<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) after: &'a [Cow<'static, str>],
+    pub(crate) before: &'a [Cow<'static, str>],
+    pub(crate) access: &'a SystemAccess,
+}
+
+/// A stage's plan: `order` is the sequence commands apply in (and the one a
+/// single thread would follow); `batches` split it into groups of systems
+/// that conflict with nothing else in the group, in run order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Plan {
+    /// Indices of systems (in registration order) in run order.
+    pub(crate) order: Vec<usize>,
+    /// Indices of systems, per batch; each batch lists its systems in `order`.
+    pub(crate) batches: Vec<Vec<usize>>,
+    /// Every pair that may not overlap, `order`-first, with the reason.
+    pub(crate) conflicts: Vec<(usize, usize, Conflict)>,
+}
+
+/// Orders `nodes`: explicit `after` / `before` edges first, registration
+/// order for everything they leave open. Then, walking that order, each
+/// system joins the batch after the last one holding a system it conflicts
+/// with or must follow.
+pub(crate) fn plan(stage: &str, nodes: &[Node<'_>]) -> Result<Plan, Error> {
+    let n = nodes.len();
+    let index_of = |system: &str, name: &str| -> Result<usize, Error> {
+        nodes
+            .iter()
+            .position(|node| node.name == name)
+            .ok_or_else(|| Error::UnknownOrdering {
+                system: system.to_owned(),
+                missing: name.to_owned(),
+                stage: stage.to_owned(),
+            })
+    };
+    // predecessors[j] lists every i that must run before j.
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (j, node) in nodes.iter().enumerate() {
+        for name in node.after {
+            predecessors[j].push(index_of(node.name, name)?);
+        }
+        for name in node.before {
+            let later = index_of(node.name, name)?;
+            predecessors[later].push(j);
+        }
+    }
+    let order = topological(stage, nodes, &predecessors)?;
+
+    let mut position = vec![0; n];
+    for (at, &system) in order.iter().enumerate() {
+        position[system] = at;
+    }
+    let mut batch_of = vec![0usize; n];
+    let mut batches: Vec<Vec<usize>> = Vec::new();
+    let mut conflicts = Vec::new();
+    for (at, &system) in order.iter().enumerate() {
+        let mut batch = 0;
+        for &must_precede in &predecessors[system] {
+            batch = batch.max(batch_of[must_precede] + 1);
+        }
+        for &earlier in &order[..at] {
+            if let Some(why) = nodes[earlier].access.conflict_with(nodes[system].access) {
+                batch = batch.max(batch_of[earlier] + 1);
+                conflicts.push((earlier, system, why));
+            }
+        }
+        batch_of[system] = batch;
+        if batches.len() <= batch {
+            batches.resize_with(batch + 1, Vec::new);
+        }
+        batches[batch].push(system);
+    }
+    debug_assert!(batches.iter().flatten().all(|&s| position[s] < n));
+    Ok(Plan {
+        order,
+        batches,
+        conflicts,
+    })
+}
+
+/// Kahn's algorithm, always taking the earliest-registered ready system, so
+/// that systems no ordering constrains keep their registration order.
+fn topological(
+    stage: &str,
+    nodes: &[Node<'_>],
+    predecessors: &[Vec<usize>],
+) -> Result<Vec<usize>, Error> {
+    let n = nodes.len();
+    let mut waiting: Vec<usize> = predecessors.iter().map(Vec::len).collect();
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (j, before) in predecessors.iter().enumerate() {
+        for &i in before {
+            successors[i].push(j);
+        }
+    }
+    let mut ready: std::collections::BTreeSet<usize> =
+        (0..n).filter(|&j| waiting[j] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(next) = ready.pop_first() {
+        order.push(next);
+        for &j in &successors[next] {
+            waiting[j] -= 1;
+            if waiting[j] == 0 {
+                ready.insert(j);
+            }
+        }
+    }
+    if order.len() == n {
+        return Ok(order);
+    }
+    Err(Error::SystemCycle {
+        stage: stage.to_owned(),
+        systems: cycle(nodes, predecessors, &waiting),
+    })
+}
+
+/// One cycle among the systems still `waiting`, each named after the one
+/// it must follow.
+fn cycle(nodes: &[Node<'_>], predecessors: &[Vec<usize>], waiting: &[usize]) -> Vec<String> {
+    // Every stuck system has a stuck predecessor; walking predecessors from
+    // any stuck system must revisit one, and the revisited stretch is a cycle.
+    let stuck = |i: usize| waiting[i] > 0;
+    let start = (0..nodes.len())
+        .find(|&i| stuck(i))
+        .expect("a stuck system");
+    let mut path = vec![start];
+    loop {
+        let last = *path.last().expect("the path starts non-empty");
+        let previous = predecessors[last]
+            .iter()
+            .copied()
+            .find(|&p| stuck(p))
+            .expect("a stuck system waits on a stuck one");
+        if let Some(at) = path.iter().position(|&p| p == previous) {
+            let mut systems: Vec<String> = path[at..]
+                .iter()
+                .map(|&i| nodes[i].name.to_owned())
+                .collect();
+            // The walk went backwards; name each system after its predecessor.
+            systems.reverse();
+            return systems;
+        }
+        path.push(previous);
+    }
+}

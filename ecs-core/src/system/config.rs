@@ -1,0 +1,175 @@
+//! How a system enters a schedule: anything `IntoSystem`, with a name and
+//! its orderings (`.named`, `.after`, `.before`).
+
+use std::borrow::Cow;
+
+use crate::world::World;
+
+use super::erased::AnySystem;
+use super::exclusive::ExclusiveSystem;
+use super::function::{FunctionSystem, SystemParamFunction};
+use super::{StatefulSystem, System};
+
+/// A system ready to be added to a schedule: the system itself, its name,
+/// and the names of the systems of its stage it must run after or before.
+///
+/// Made by the methods of [`IntoSystem`]: `movement.named("walk")`,
+/// `reaper.after("movement")`.
+pub struct SystemConfig {
+    pub(crate) system: Box<dyn AnySystem>,
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) after: Vec<Cow<'static, str>>,
+    pub(crate) before: Vec<Cow<'static, str>>,
+}
+
+impl core::fmt::Debug for SystemConfig {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SystemConfig")
+            .field("name", &self.name)
+            .field("after", &self.after)
+            .field("before", &self.before)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a schedule accepts as a system: a function or closure whose
+/// arguments are system params, a closure taking `&mut World`, a type that
+/// implements [`System`], or one of these already configured.
+///
+/// Every system has a name: a function's own name, a closure's enclosing
+/// function followed by `{{closure}}`, a `System`'s [`name`](System::name),
+/// or the one given with [`named`](Self::named).
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// fn movement() {}
+/// fn reaper() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, reaper.after("movement"))?;
+/// schedule.add_system(Stage::Update, movement)?;
+/// schedule.add_system(Stage::Update, (|| {}).named("idle").before("movement"))?;
+/// let order = schedule.explain()?.stage(Stage::Update).unwrap().order.clone();
+/// assert_eq!(order, ["idle", "movement", "reaper"]);
+/// # Ok::<(), Error>(())
+/// ```
+pub trait IntoSystem<Marker>: Sized {
+    /// The system with its name and orderings.
+    fn into_config(self) -> SystemConfig;
+
+    /// Names the system `name`, for orderings, removal, stats and errors.
+    fn named(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
+        let mut config = self.into_config();
+        config.name = name.into();
+        config
+    }
+
+    /// Runs the system after the system named `name` of the same stage.
+    fn after(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
+        let mut config = self.into_config();
+        config.after.push(name.into());
+        config
+    }
+
+    /// Runs the system before the system named `name` of the same stage.
+    fn before(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
+        let mut config = self.into_config();
+        config.before.push(name.into());
+        config
+    }
+}
+
+/// Marks the [`IntoSystem`] impl for a configured system.
+#[doc(hidden)]
+pub enum ConfiguredMarker {}
+/// Marks the [`IntoSystem`] impl for a `&mut World` closure.
+#[doc(hidden)]
+pub enum ExclusiveMarker {}
+/// Marks the [`IntoSystem`] impl for a [`System`] type.
+#[doc(hidden)]
+pub enum SystemMarker {}
+/// Marks the [`IntoSystem`] impl for a function of params.
+#[doc(hidden)]
+pub struct FunctionMarker<M>(core::marker::PhantomData<fn() -> M>);
+
+impl IntoSystem<ConfiguredMarker> for SystemConfig {
+    fn into_config(self) -> SystemConfig {
+        self
+    }
+}
+
+impl<M: 'static, F: SystemParamFunction<M>> IntoSystem<FunctionMarker<M>> for F {
+    fn into_config(self) -> SystemConfig {
+        config(
+            Box::new(FunctionSystem::new(self)),
+            function_name(core::any::type_name::<F>()),
+        )
+    }
+}
+
+impl<F: FnMut(&mut World) + Send + 'static> IntoSystem<ExclusiveMarker> for F {
+    fn into_config(self) -> SystemConfig {
+        config(
+            Box::new(ExclusiveSystem::new(self)),
+            function_name(core::any::type_name::<F>()),
+        )
+    }
+}
+
+impl<S: System> IntoSystem<SystemMarker> for S {
+    fn into_config(self) -> SystemConfig {
+        let name = self.name();
+        config(Box::new(StatefulSystem::new(self)), name)
+    }
+}
+
+fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> SystemConfig {
+    SystemConfig {
+        system,
+        name,
+        after: Vec::new(),
+        before: Vec::new(),
+    }
+}
+
+/// A function's name from its type name: the last path segment
+/// (`game::systems::movement` is `movement`); a closure keeps the function
+/// it is in (`game::main::{{closure}}` is `main::{{closure}}`).
+pub(crate) fn function_name(type_name: &'static str) -> Cow<'static, str> {
+    // Generic arguments may hold paths of their own; only the part before
+    // them names the function.
+    let path_end = type_name.find('<').unwrap_or(type_name.len());
+    let mut segments = type_name[..path_end].rsplit("::");
+    let last = segments.next().unwrap_or(type_name);
+    let start = if last.starts_with("{{closure") {
+        match segments.next() {
+            Some(parent) => parent.as_ptr() as usize - type_name.as_ptr() as usize,
+            None => path_end - last.len(),
+        }
+    } else {
+        path_end - last.len()
+    };
+    if path_end == type_name.len() {
+        Cow::Borrowed(&type_name[start..])
+    } else {
+        let generics = crate::util::ShortName(&type_name[path_end..]);
+        Cow::Owned(format!("{}{generics}", &type_name[start..path_end]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::function_name;
+
+    #[test]
+    fn names_are_last_segments_and_closures_keep_their_function() {
+        assert_eq!(function_name("game::systems::movement"), "movement");
+        assert_eq!(function_name("movement"), "movement");
+        assert_eq!(
+            function_name("game::main::{{closure}}"),
+            "main::{{closure}}"
+        );
+        assert_eq!(function_name("game::spawn<game::Enemy>"), "spawn<Enemy>");
+    }
+}

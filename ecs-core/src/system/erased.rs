@@ -1,0 +1,39 @@
+//! The one shape the schedule runs every system through, whatever it was
+//! made from: a function, a `System` impl, or an exclusive `&mut World` call.
+
+use crate::error::Error;
+use crate::world::World;
+
+use super::access::SystemAccess;
+use super::param::SystemWorld;
+
+/// A system with its params' state, ready to run.
+pub(crate) trait AnySystem: Send {
+    /// What the system touches, computed once when it was made.
+    fn access(&self) -> &SystemAccess;
+
+    /// Runs the system once on a world shared with other running systems.
+    ///
+    /// # Safety
+    /// As [`SystemParam::fetch`](super::SystemParam::fetch): no system whose
+    /// access conflicts with this one's runs meanwhile. Never called for an
+    /// exclusive system.
+    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error>;
+
+    /// Runs the system once with the world to itself.
+    fn run_exclusive(&mut self, world: &mut World) -> Result<(), Error> {
+        // SAFETY: `&mut World` rules out every other user of the world.
+        unsafe { self.run(SystemWorld::new(world, None)) }
+    }
+
+    /// Applies what the system deferred (its commands).
+    fn apply(
+        &mut self,
+        world: &mut World,
+        failed: &mut dyn FnMut(Error),
+        removals: &mut Vec<String>,
+    );
+
+    /// Drops what the system deferred, unapplied.
+    fn discard(&mut self);
+}

@@ -1,0 +1,142 @@
+//! Systems: functions, closures and types that run against a world every
+//! frame, each declaring what it reads and writes through its params.
+//!
+//! A system is a function whose arguments are [`SystemParam`]s
+//! ([`Query`](crate::Query), [`Res`], [`ResMut`], `Option<Res<R>>`,
+//! [`Commands`](crate::Commands), [`Local`], `&World`, tuples, and
+//! `#[derive(SystemParam)]` structs), a closure taking `&mut World` (an
+//! exclusive system, which runs alone), or a type implementing [`System`].
+//! What each param touches is computed when the system is added to a
+//! [`Schedule`](crate::Schedule), which runs systems that touch nothing in
+//! common at the same time.
+
+mod access;
+mod config;
+mod erased;
+mod exclusive;
+mod function;
+mod local;
+mod param;
+mod res;
+
+use std::borrow::Cow;
+
+use crate::error::Error;
+use crate::util::ShortName;
+use crate::world::World;
+
+pub use access::{Conflict, SystemAccess};
+#[doc(hidden)]
+pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
+pub use config::{IntoSystem, SystemConfig};
+pub use function::SystemParamFunction;
+pub use local::Local;
+pub use param::{ParamItem, SystemParam, SystemWorld};
+pub use res::{Res, ResMut};
+
+pub(crate) use erased::AnySystem;
+
+/// A system that keeps its state in `self`: implement it for a type, and add
+/// a value of the type to a schedule like a function.
+///
+/// `Params` names what `run` takes, with `'static` standing for the world
+/// borrow of each run (a tuple for several params); `run` receives them as
+/// [`ParamItem<'_, Self::Params>`].
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::{ParamItem, System};
+///
+/// #[derive(Component)]
+/// struct Enemy;
+/// struct Wave(u32);
+///
+/// /// Spawns a wave of enemies whenever the last one is cleared.
+/// struct Waves {
+///     size: usize,
+///     spawned: u32,
+/// }
+///
+/// impl System for Waves {
+///     type Params = (Query<'static, &'static Enemy>, Commands<'static>, ResMut<'static, Wave>);
+///
+///     fn run(&mut self, (enemies, mut commands, mut wave): ParamItem<'_, Self::Params>) {
+///         if enemies.is_empty() {
+///             for _ in 0..self.size {
+///                 commands.spawn(Enemy);
+///             }
+///             self.spawned += 1;
+///             wave.0 = self.spawned;
+///         }
+///     }
+/// }
+///
+/// let mut world = World::new();
+/// world.insert_resource(Wave(0));
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, Waves { size: 3, spawned: 0 })?;
+/// schedule.run(&mut world)?;
+/// schedule.run(&mut world)?; // the wave is alive: nothing new
+/// assert_eq!(world.len(), 3);
+/// assert_eq!(world.resource::<Wave>()?.0, 1);
+/// assert!(schedule.contains_system("Waves"));
+/// # Ok::<(), Error>(())
+/// ```
+pub trait System: Send + 'static {
+    /// The params `run` takes, with `'static` for the world borrow.
+    type Params: SystemParam;
+
+    /// Runs the system once.
+    fn run(&mut self, params: ParamItem<'_, Self::Params>);
+
+    /// The system's name in its schedule: by default the type's name
+    /// without its module path.
+    fn name(&self) -> Cow<'static, str> {
+        Cow::Owned(ShortName(core::any::type_name::<Self>()).to_string())
+    }
+}
+
+/// A [`System`] with its params' state.
+pub(crate) struct StatefulSystem<S: System> {
+    system: S,
+    state: <S::Params as SystemParam>::State,
+    access: SystemAccess,
+}
+
+impl<S: System> StatefulSystem<S> {
+    pub(crate) fn new(system: S) -> Self {
+        let mut access = SystemAccess::new();
+        let state = S::Params::init(&mut access);
+        Self {
+            system,
+            state,
+            access,
+        }
+    }
+}
+
+impl<S: System> AnySystem for StatefulSystem<S> {
+    fn access(&self) -> &SystemAccess {
+        &self.access
+    }
+
+    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error> {
+        // SAFETY: forwarded from the caller.
+        let params = unsafe { S::Params::fetch(&mut self.state, world)? };
+        self.system.run(params);
+        Ok(())
+    }
+
+    fn apply(
+        &mut self,
+        world: &mut World,
+        failed: &mut dyn FnMut(Error),
+        removals: &mut Vec<String>,
+    ) {
+        S::Params::apply(&mut self.state, world, failed, removals);
+    }
+
+    fn discard(&mut self) {
+        S::Params::discard(&mut self.state);
+    }
+}

@@ -1,0 +1,267 @@
+//! What a system takes: the `SystemParam` trait, the world a param is
+//! fetched from, and the impls for queries, commands, `&World` and tuples.
+
+use core::any::type_name;
+
+use crate::access::Access;
+use crate::error::Error;
+use crate::query::{Query, QueryData, QueryFilter};
+use crate::view::{Exclusive, WorldView};
+use crate::world::{CommandQueue, Commands, ReservationLane, World};
+
+use super::access::SystemAccess;
+
+/// The world as a running system's params reach it: shared with the other
+/// systems running at the same time, each writing only what its access
+/// declares.
+///
+/// Only the schedule makes one; params are fetched from copies of it.
+#[derive(Clone, Copy)]
+pub struct SystemWorld<'w> {
+    world: &'w World,
+    view: WorldView<'w, Exclusive>,
+    /// Where this run's spawns take their reservation numbers.
+    lane: Option<&'w ReservationLane>,
+}
+
+impl core::fmt::Debug for SystemWorld<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SystemWorld")
+            .field("view", &self.view)
+            .finish()
+    }
+}
+
+impl<'w> SystemWorld<'w> {
+    /// # Safety
+    /// `world` is borrowed exclusively by the caller for `'w`, and the systems
+    /// whose params are fetched from copies of the result, while any of their
+    /// params live, never conflict (per [`SystemAccess::conflict_with`]).
+    pub(crate) unsafe fn new(world: &'w World, lane: Option<&'w ReservationLane>) -> Self {
+        Self {
+            world,
+            lane,
+            // SAFETY: forwarded: the caller holds the world exclusively and
+            // keeps conflicting users apart.
+            view: unsafe { world.view_for_systems() },
+        }
+    }
+
+    /// The world, read-only: what `&World` params get.
+    pub(crate) fn world(self) -> &'w World {
+        self.world
+    }
+
+    /// The view queries and resource params are built from.
+    pub(crate) fn view(self) -> WorldView<'w, Exclusive> {
+        self.view
+    }
+}
+
+/// Something a system can take as a param: [`Query`], [`Res`](super::Res),
+/// [`ResMut`](super::ResMut), `Option` of either, [`Commands`],
+/// [`Local`](super::Local), `&World`, tuples of up to 16 params, and
+/// `#[derive(SystemParam)]` structs of params.
+///
+/// The trait is the machinery behind systems; a game writes params, not
+/// impls of it. `#[derive(SystemParam)]` writes the impl for a struct.
+///
+/// # Safety
+///
+/// An implementation promises that:
+/// - [`init`](Self::init) registers in the access every component and
+///   resource [`fetch`](Self::fetch) reads (as `Read`) or writes (as `Write`),
+///   or the whole world for a param that may read anything;
+/// - `fetch` reaches the world only through the given [`SystemWorld`], and
+///   writes only what `init` registered as written.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::{SystemAccess, SystemParam};
+///
+/// struct Score(u32);
+///
+/// let mut access = SystemAccess::new();
+/// <(Res<Score>, ResMut<Score>)>::init(&mut access);
+/// let (first, second, type_name) = access.clash().unwrap();
+/// assert!(first.contains("Res<") && second.contains("ResMut<") && type_name.ends_with("Score"));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a system param",
+    label = "not a system param",
+    note = "system params are `Query<..>`, `Res<R>`, `ResMut<R>`, `Option<Res<R>>`, \
+            `Option<ResMut<R>>`, `Commands`, `Local<T>`, `&World`, tuples of those, \
+            and `#[derive(SystemParam)]` structs; a system that takes `&mut World` takes nothing else"
+)]
+pub unsafe trait SystemParam: Sized {
+    /// What the param keeps between runs of its system: a `Local`'s value,
+    /// a `Commands` buffer; `()` for most.
+    type State: Send + 'static;
+
+    /// This param with its world borrow set to `'w`.
+    type Item<'w>: SystemParam<State = Self::State>;
+
+    /// Registers what the param touches, and makes its state. Called once,
+    /// when the system is added.
+    fn init(access: &mut SystemAccess) -> Self::State;
+
+    /// Builds the param for one run of its system.
+    ///
+    /// # Safety
+    /// `world` was made for this system's run, and no system whose access
+    /// conflicts with the one `init` registered runs while the item lives.
+    unsafe fn fetch<'w>(
+        state: &'w mut Self::State,
+        world: SystemWorld<'w>,
+    ) -> Result<Self::Item<'w>, Error>;
+
+    /// Applies what the param deferred (commands) to the world, after its
+    /// stage, reporting each failure to `failed` and the names of systems to
+    /// remove to `removals`.
+    fn apply(
+        state: &mut Self::State,
+        world: &mut World,
+        failed: &mut dyn FnMut(Error),
+        removals: &mut Vec<String>,
+    ) {
+        let _ = (state, world, failed, removals);
+    }
+
+    /// Drops what the param deferred, unapplied: what a stage whose system
+    /// panicked does with its commands.
+    fn discard(state: &mut Self::State) {
+        let _ = state;
+    }
+}
+
+/// What `P` is for a run that borrows the world for `'w`.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::ParamItem;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+///
+/// fn count(q: ParamItem<'_, Query<'static, &'static Position>>) -> usize {
+///     q.iter().count()
+/// }
+/// # let _ = count;
+/// ```
+pub type ParamItem<'w, P> = <P as SystemParam>::Item<'w>;
+
+// SAFETY: registers the fetch's component access and the filter's presence
+// checks; the query is built from the system's view, which writes only the
+// types the access names as written.
+unsafe impl<Q: QueryData, F: QueryFilter> SystemParam for Query<'_, Q, F> {
+    type State = ();
+    type Item<'w> = Query<'w, Q, F>;
+
+    fn init(access: &mut SystemAccess) {
+        let mut query = Access::new();
+        Q::access(&mut query);
+        F::access(&mut query);
+        access.add_query(type_name::<Self>(), query);
+    }
+
+    #[inline]
+    unsafe fn fetch<'w>(_: &'w mut (), world: SystemWorld<'w>) -> Result<Query<'w, Q, F>, Error> {
+        Ok(Query::new(world.view()))
+    }
+}
+
+// SAFETY: commands only record; they reach the world's allocator to reserve
+// ids, which is safe from many threads at once.
+unsafe impl SystemParam for Commands<'_> {
+    type State = CommandQueue;
+    type Item<'w> = Commands<'w>;
+
+    fn init(_: &mut SystemAccess) -> CommandQueue {
+        CommandQueue::default()
+    }
+
+    #[inline]
+    unsafe fn fetch<'w>(
+        queue: &'w mut CommandQueue,
+        world: SystemWorld<'w>,
+    ) -> Result<Commands<'w>, Error> {
+        Ok(Commands::new(queue, world.view().entities(), world.lane))
+    }
+
+    fn apply(
+        queue: &mut CommandQueue,
+        world: &mut World,
+        failed: &mut dyn FnMut(Error),
+        removals: &mut Vec<String>,
+    ) {
+        queue.apply(world, failed);
+        removals.append(&mut queue.take_removals());
+    }
+
+    fn discard(queue: &mut CommandQueue) {
+        queue.discard();
+    }
+}
+
+// SAFETY: registers a read of everything, so it never runs beside a writer.
+unsafe impl SystemParam for &World {
+    type State = ();
+    type Item<'w> = &'w World;
+
+    fn init(access: &mut SystemAccess) {
+        access.add_world_read(type_name::<Self>());
+    }
+
+    #[inline]
+    unsafe fn fetch<'w>(_: &'w mut (), world: SystemWorld<'w>) -> Result<&'w World, Error> {
+        Ok(world.world())
+    }
+}
+
+macro_rules! tuple_param {
+    ($(($name:ident, $state:ident)),*) => {
+        // SAFETY: registers every element, fetches every element from the same world.
+        #[allow(
+            unused_variables,
+            clippy::unused_unit,
+            reason = "the empty tuple uses no argument"
+        )]
+        unsafe impl<$($name: SystemParam),*> SystemParam for ($($name,)*) {
+            type State = ($($name::State,)*);
+            type Item<'w> = ($($name::Item<'w>,)*);
+
+            fn init(access: &mut SystemAccess) -> Self::State {
+                ($($name::init(access),)*)
+            }
+
+            #[inline]
+            unsafe fn fetch<'w>(
+                state: &'w mut Self::State,
+                world: SystemWorld<'w>,
+            ) -> Result<Self::Item<'w>, Error> {
+                let ($($state,)*) = state;
+                // SAFETY: forwarded: the whole tuple's access was registered.
+                Ok(($(unsafe { $name::fetch($state, world)? },)*))
+            }
+
+            fn apply(
+                state: &mut Self::State,
+                world: &mut World,
+                failed: &mut dyn FnMut(Error),
+                removals: &mut Vec<String>,
+            ) {
+                let ($($state,)*) = state;
+                $($name::apply($state, world, failed, removals);)*
+            }
+
+            fn discard(state: &mut Self::State) {
+                let ($($state,)*) = state;
+                $($name::discard($state);)*
+            }
+        }
+    };
+}
+
+crate::util::macros::all_tuple_pairs!(tuple_param:
+    (P15, s15), (P14, s14), (P13, s13), (P12, s12), (P11, s11), (P10, s10), (P9, s9), (P8, s8),
+    (P7, s7), (P6, s6), (P5, s5), (P4, s4), (P3, s3), (P2, s2), (P1, s1), (P0, s0));

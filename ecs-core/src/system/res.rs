@@ -1,0 +1,231 @@
+//! Resource params: `Res<R>` reads the world's `R`, `ResMut<R>` writes it;
+//! `Option<..>` of either runs without one.
+
+use core::any::type_name;
+use core::fmt;
+use core::ops::{Deref, DerefMut};
+
+use crate::access::AccessMode;
+use crate::error::Error;
+
+use super::access::SystemAccess;
+use super::param::{SystemParam, SystemWorld};
+
+/// A system param that reads the resource `R`.
+///
+/// A system whose `Res<R>` finds no `R` does not run: `schedule.run` returns
+/// an error naming the system and the type. Take `Option<Res<R>>` to run
+/// without one.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// struct Time { dt: f32 }
+/// #[derive(Component)]
+/// struct Position(f32);
+///
+/// fn fall(mut q: Query<&mut Position>, time: Res<Time>) {
+///     for p in q.iter_mut() {
+///         p.0 -= 9.8 * time.dt;
+///     }
+/// }
+///
+/// let mut world = World::new();
+/// let e = world.spawn(Position(0.0));
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, fall)?;
+/// let err = schedule.run(&mut world).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "system `fall` could not run: the world has no resource `Time`: \
+///      add it with `world.insert_resource(..)`"
+/// );
+/// world.insert_resource(Time { dt: 0.5 });
+/// schedule.run(&mut world)?;
+/// assert_eq!(world.get::<Position>(e)?.0, -4.9);
+/// # Ok::<(), Error>(())
+/// ```
+pub struct Res<'w, R: Send + Sync + 'static> {
+    value: &'w R,
+}
+
+/// A system param that writes the resource `R`; as [`Res`] otherwise.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Default)]
+/// struct Frames(u64);
+///
+/// fn count(mut frames: ResMut<Frames>) {
+///     frames.0 += 1;
+/// }
+///
+/// let mut world = World::new();
+/// world.insert_resource(Frames::default());
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Last, count)?;
+/// schedule.run(&mut world)?;
+/// schedule.run(&mut world)?;
+/// assert_eq!(world.resource::<Frames>()?.0, 2);
+/// # Ok::<(), Error>(())
+/// ```
+pub struct ResMut<'w, R: Send + Sync + 'static> {
+    value: &'w mut R,
+}
+
+impl<R: Send + Sync + 'static> Deref for Res<'_, R> {
+    type Target = R;
+
+    #[inline]
+    fn deref(&self) -> &R {
+        self.value
+    }
+}
+
+impl<R: Send + Sync + 'static> Deref for ResMut<'_, R> {
+    type Target = R;
+
+    #[inline]
+    fn deref(&self) -> &R {
+        self.value
+    }
+}
+
+impl<R: Send + Sync + 'static> DerefMut for ResMut<'_, R> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut R {
+        self.value
+    }
+}
+
+impl<'w, R: Send + Sync + 'static> Res<'w, R> {
+    /// The resource, borrowed for the whole run rather than for this `Res`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Name(String);
+    ///
+    /// fn greet(name: Res<Name>) -> usize {
+    ///     let name: &str = &name.into_inner().0;
+    ///     name.len()
+    /// }
+    /// # let _ = greet;
+    /// ```
+    pub fn into_inner(self) -> &'w R {
+        self.value
+    }
+}
+
+impl<'w, R: Send + Sync + 'static> ResMut<'w, R> {
+    /// The resource, borrowed for the whole run rather than for this `ResMut`.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Log(Vec<String>);
+    ///
+    /// fn note(log: ResMut<Log>) {
+    ///     let log: &mut Vec<String> = &mut log.into_inner().0;
+    ///     log.push("noted".into());
+    /// }
+    /// # let _ = note;
+    /// ```
+    pub fn into_inner(self) -> &'w mut R {
+        self.value
+    }
+}
+
+impl<R: Send + Sync + fmt::Debug + 'static> fmt::Debug for Res<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.fmt(f)
+    }
+}
+
+impl<R: Send + Sync + fmt::Debug + 'static> fmt::Debug for ResMut<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.fmt(f)
+    }
+}
+
+// SAFETY: registers a read of `R` and only reads it.
+unsafe impl<R: Send + Sync + 'static> SystemParam for Res<'_, R> {
+    type State = ();
+    type Item<'w> = Res<'w, R>;
+
+    fn init(access: &mut SystemAccess) {
+        access.add_resource::<R>(type_name::<Self>(), AccessMode::Read);
+    }
+
+    #[inline]
+    unsafe fn fetch<'w>(_: &'w mut (), world: SystemWorld<'w>) -> Result<Res<'w, R>, Error> {
+        let value = world
+            .view()
+            .resource::<R>()
+            .ok_or_else(Error::missing_resource::<R>)?;
+        Ok(Res { value })
+    }
+}
+
+// SAFETY: registers a write of `R`; the pointer is the resource's root, and
+// the caller keeps every other user of `R` apart while the item lives.
+unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
+    type State = ();
+    type Item<'w> = ResMut<'w, R>;
+
+    fn init(access: &mut SystemAccess) {
+        access.add_resource::<R>(type_name::<Self>(), AccessMode::Write);
+    }
+
+    #[inline]
+    unsafe fn fetch<'w>(_: &'w mut (), world: SystemWorld<'w>) -> Result<ResMut<'w, R>, Error> {
+        let mut root = world
+            .view()
+            .resource_for_write::<R>()
+            .ok_or_else(Error::missing_resource::<R>)?;
+        // SAFETY: the cell lives while the world is borrowed for `'w`; this
+        // system alone reaches `R` during the run (fetch contract).
+        Ok(ResMut {
+            value: unsafe { root.as_mut() },
+        })
+    }
+}
+
+// SAFETY: as `Res<R>`, with the same access.
+unsafe impl<R: Send + Sync + 'static> SystemParam for Option<Res<'_, R>> {
+    type State = ();
+    type Item<'w> = Option<Res<'w, R>>;
+
+    fn init(access: &mut SystemAccess) {
+        access.add_resource::<R>(type_name::<Self>(), AccessMode::Read);
+    }
+
+    #[inline]
+    unsafe fn fetch<'w>(
+        _: &'w mut (),
+        world: SystemWorld<'w>,
+    ) -> Result<Option<Res<'w, R>>, Error> {
+        Ok(world.view().resource::<R>().map(|value| Res { value }))
+    }
+}
+
+// SAFETY: as `ResMut<R>`, with the same access.
+unsafe impl<R: Send + Sync + 'static> SystemParam for Option<ResMut<'_, R>> {
+    type State = ();
+    type Item<'w> = Option<ResMut<'w, R>>;
+
+    fn init(access: &mut SystemAccess) {
+        access.add_resource::<R>(type_name::<Self>(), AccessMode::Write);
+    }
+
+    #[inline]
+    unsafe fn fetch<'w>(
+        _: &'w mut (),
+        world: SystemWorld<'w>,
+    ) -> Result<Option<ResMut<'w, R>>, Error> {
+        let root = world.view().resource_for_write::<R>();
+        // SAFETY: as in `ResMut::fetch`.
+        Ok(root.map(|mut root| ResMut {
+            value: unsafe { root.as_mut() },
+        }))
+    }
+}
