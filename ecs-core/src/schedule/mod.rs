@@ -78,6 +78,15 @@ impl std::error::Error for CommandError {
     }
 }
 
+/// A param's type as a user wrote it: no module paths, no elided lifetimes
+/// (`Query<'_, &mut game::Health>` is `Query<&mut Health>`).
+fn param_name(type_name: &str) -> String {
+    crate::util::ShortName(type_name)
+        .to_string()
+        .replace("'_, ", "")
+        .replace("<'_>", "")
+}
+
 /// One system in its stage, with what the executor keeps about it.
 pub(crate) struct SystemSlot {
     pub(crate) name: Cow<'static, str>,
@@ -264,8 +273,8 @@ impl Schedule {
         if let Some((first, second, type_name)) = config.system.access().clash() {
             return Err(Error::ConflictingAccess {
                 system: config.name.into_owned(),
-                first: crate::util::ShortName(first).to_string(),
-                second: crate::util::ShortName(second).to_string(),
+                first: param_name(first),
+                second: param_name(second),
                 type_name,
             });
         }

@@ -1,0 +1,574 @@
+//! Systems and schedules: the game loop's behaviour, end to end.
+
+use ecs_core::prelude::*;
+use ecs_core::schedule::CommandError;
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+struct Position {
+    x: f32,
+    y: f32,
+}
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+struct Velocity {
+    x: f32,
+    y: f32,
+}
+#[derive(Component, Debug, PartialEq)]
+struct Health(i32);
+#[derive(Component)]
+struct Frozen;
+#[derive(Component)]
+struct Player;
+
+struct Time {
+    dt: f32,
+}
+#[derive(Default)]
+struct Score(u32);
+
+#[derive(Query)]
+struct Mover<'w> {
+    pos: &'w mut Position,
+    vel: &'w Velocity,
+}
+
+fn movement(mut movers: Query<Mover, Without<Frozen>>, time: Res<Time>) {
+    for m in movers.iter_mut() {
+        m.pos.x += m.vel.x * time.dt;
+    }
+}
+
+fn reaper(q: Query<(Entity, &Health)>, mut commands: Commands, mut score: ResMut<Score>) {
+    for (e, h) in q.iter() {
+        if h.0 <= 0 {
+            commands.despawn(e);
+            score.0 += 1;
+        }
+    }
+}
+
+fn spawner(mut commands: Commands, mut frame: Local<u32>) {
+    *frame += 1;
+    let e = commands.spawn((Position { x: 0., y: 0. }, Health(3)));
+    commands.insert(e, Velocity { x: 1., y: 0. });
+}
+
+#[test]
+fn the_issue_snippet_runs_a_frame() -> Result<(), Error> {
+    let mut world = World::new();
+    world.insert_resource(Time { dt: 1.0 / 60.0 });
+    world.insert_resource(Score::default());
+    let dying = world.spawn((Position { x: 0., y: 0. }, Health(0)));
+    let frozen = world.spawn((
+        Position { x: 0., y: 0. },
+        Velocity { x: 60., y: 0. },
+        Frozen,
+    ));
+    let moving = world.spawn((Position { x: 0., y: 0. }, Velocity { x: 60., y: 0. }));
+
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, movement)?;
+    schedule.add_system(Stage::Update, reaper.after("movement"))?;
+    schedule.add_system(Stage::PreUpdate, spawner)?;
+    schedule.add_system(Stage::Last, |world: &mut World| {
+        world.insert_resource(Time { dt: 0.0 });
+    })?;
+    schedule.run(&mut world)?;
+
+    assert!(!world.is_alive(dying));
+    assert_eq!(world.resource::<Score>()?.0, 1);
+    assert_eq!(world.get::<Position>(frozen)?.x, 0.0);
+    assert_eq!(world.get::<Position>(moving)?.x, 1.0);
+    // The spawner's entity existed by Update, so movement moved it too.
+    let spawned: Vec<_> = world
+        .query::<(&Position, &Velocity, &Health)>()
+        .iter()
+        .map(|(p, _, h)| (p.x, h.0))
+        .collect();
+    assert_eq!(spawned, [(1.0 / 60.0, 3)]);
+    assert_eq!(
+        world.resource::<Time>()?.dt,
+        0.0,
+        "the exclusive system ran last"
+    );
+
+    schedule.remove_system("reaper")?;
+    assert!(!schedule.contains_system("reaper"));
+    Ok(())
+}
+
+#[test]
+fn names_are_unique_per_schedule() {
+    fn tick() {}
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, tick).unwrap();
+    let err = schedule.add_system(Stage::Last, tick).unwrap_err();
+    assert_eq!(
+        err,
+        Error::DuplicateSystem {
+            system: "tick".into()
+        }
+    );
+    schedule
+        .add_system(Stage::Last, tick.named("tock"))
+        .unwrap();
+}
+
+#[test]
+fn conflicting_params_are_rejected_naming_system_params_and_type() {
+    fn twice(_: ResMut<Score>, _: ResMut<Score>) {}
+    let mut schedule = Schedule::new();
+    let err = schedule.add_system(Stage::Update, twice).unwrap_err();
+    let Error::ConflictingAccess {
+        system,
+        first,
+        second,
+        type_name,
+    } = &err
+    else {
+        panic!("expected a conflict, got {err}");
+    };
+    assert_eq!(
+        (system.as_str(), first.as_str(), second.as_str()),
+        ("twice", "ResMut<Score>", "ResMut<Score>")
+    );
+    assert!(type_name.ends_with("Score"));
+
+    fn read_and_write(_: Query<&Position>, _: Query<(&mut Position, &Velocity)>) {}
+    assert!(matches!(
+        schedule.add_system(Stage::Update, read_and_write),
+        Err(Error::ConflictingAccess { .. })
+    ));
+    fn world_and_writer(_: &World, _: ResMut<Score>) {}
+    assert!(matches!(
+        schedule.add_system(Stage::Update, world_and_writer),
+        Err(Error::ConflictingAccess { .. })
+    ));
+    // Disjoint filters inside one system are fine.
+    fn split(_: Query<&mut Position, With<Player>>, _: Query<&mut Position, Without<Player>>) {}
+    schedule.add_system(Stage::Update, split).unwrap();
+}
+
+#[test]
+fn missing_resource_is_an_error_naming_system_and_type_and_the_frame_goes_on() {
+    fn needs_time(_: Res<Time>) {}
+    fn counts(mut score: ResMut<Score>) {
+        score.0 += 1;
+    }
+    let mut world = World::new();
+    world.insert_resource(Score::default());
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, needs_time).unwrap();
+    schedule.add_system(Stage::Last, counts).unwrap();
+    let err = schedule.run(&mut world).unwrap_err();
+    let Error::InSystem { system, error } = &err else {
+        panic!("expected InSystem, got {err}");
+    };
+    assert_eq!(system, "needs_time");
+    assert!(matches!(**error, Error::MissingResource { resource } if resource.ends_with("Time")));
+    assert_eq!(
+        world.resource::<Score>().unwrap().0,
+        1,
+        "later stages still ran"
+    );
+
+    fn optional(time: Option<Res<Time>>, mut score: ResMut<Score>) {
+        score.0 += if time.is_some() { 10 } else { 100 };
+    }
+    schedule.remove_system("needs_time").unwrap();
+    schedule.add_system(Stage::Update, optional).unwrap();
+    schedule.run(&mut world).unwrap();
+    assert_eq!(world.resource::<Score>().unwrap().0, 102);
+}
+
+#[test]
+fn stages_run_in_order_and_custom_stages_sit_where_asked() -> Result<(), Error> {
+    #[derive(Default)]
+    struct Trace(Vec<&'static str>);
+    let mut schedule = Schedule::new();
+    schedule.add_stage_after(Stage::Update, "physics")?;
+    schedule.add_stage_before(Stage::First, "input")?;
+    for (stage, label) in [
+        (Stage::Last, "last"),
+        (Stage::custom("physics"), "physics"),
+        (Stage::Update, "update"),
+        (Stage::custom("input"), "input"),
+        (Stage::First, "first"),
+        (Stage::PostUpdate, "post"),
+        (Stage::PreUpdate, "pre"),
+    ] {
+        schedule.add_system(
+            stage,
+            (move |mut t: ResMut<Trace>| t.0.push(label)).named(label),
+        )?;
+    }
+    let mut world = World::new();
+    world.insert_resource(Trace::default());
+    schedule.run(&mut world)?;
+    assert_eq!(
+        world.resource::<Trace>()?.0,
+        ["input", "first", "pre", "update", "physics", "post", "last"]
+    );
+    assert!(matches!(
+        schedule.add_stage_after(Stage::Update, "physics"),
+        Err(Error::DuplicateStage { .. })
+    ));
+    assert!(matches!(
+        schedule.add_system("nowhere", || {}),
+        Err(Error::UnknownStage { .. })
+    ));
+    Ok(())
+}
+
+#[test]
+fn orderings_override_registration_order_and_cycles_name_every_system() {
+    #[derive(Default)]
+    struct Trace(Vec<&'static str>);
+    fn a(mut t: ResMut<Trace>) {
+        t.0.push("a");
+    }
+    fn b(mut t: ResMut<Trace>) {
+        t.0.push("b");
+    }
+    fn c(mut t: ResMut<Trace>) {
+        t.0.push("c");
+    }
+    let mut world = World::new();
+    world.insert_resource(Trace::default());
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, a.after("c")).unwrap();
+    schedule.add_system(Stage::Update, b).unwrap();
+    schedule.add_system(Stage::Update, c.before("b")).unwrap();
+    schedule.run(&mut world).unwrap();
+    assert_eq!(world.resource::<Trace>().unwrap().0, ["c", "a", "b"]);
+
+    let mut cyclic = Schedule::new();
+    cyclic.add_system(Stage::Update, a.after("c")).unwrap();
+    cyclic.add_system(Stage::Update, b.after("a")).unwrap();
+    cyclic.add_system(Stage::Update, c.after("b")).unwrap();
+    let err = cyclic.run(&mut world).unwrap_err();
+    let Error::SystemCycle { stage, systems } = &err else {
+        panic!("expected a cycle, got {err}");
+    };
+    assert_eq!(stage, "Update");
+    let mut sorted = systems.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["a", "b", "c"]);
+    assert!(
+        err.to_string()
+            .starts_with("the systems of stage `Update` are ordered in a cycle: ")
+    );
+    assert_eq!(world.resource::<Trace>().unwrap().0.len(), 3, "nothing ran");
+
+    let mut dangling = Schedule::new();
+    dangling
+        .add_system(Stage::Update, a.after("ghost"))
+        .unwrap();
+    assert_eq!(
+        dangling.run(&mut world).unwrap_err().to_string(),
+        "system `a` is ordered against `ghost`, but stage `Update` has no system of that name"
+    );
+}
+
+#[test]
+fn remove_system_from_inside_a_frame_takes_effect_after_it() {
+    #[derive(Default)]
+    struct Runs(u32, u32);
+    fn once(mut runs: ResMut<Runs>, mut commands: Commands) {
+        runs.0 += 1;
+        commands.remove_system("once");
+        commands.remove_system("later");
+    }
+    fn later(mut runs: ResMut<Runs>) {
+        runs.1 += 1;
+    }
+    let mut world = World::new();
+    world.insert_resource(Runs::default());
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, once).unwrap();
+    schedule.add_system(Stage::Last, later).unwrap();
+    schedule.run(&mut world).unwrap();
+    // Both ran in the frame that asked, Last included.
+    assert_eq!(
+        (
+            world.resource::<Runs>().unwrap().0,
+            world.resource::<Runs>().unwrap().1
+        ),
+        (1, 1)
+    );
+    for _ in 0..3 {
+        schedule.run(&mut world).unwrap();
+    }
+    assert_eq!(
+        (
+            world.resource::<Runs>().unwrap().0,
+            world.resource::<Runs>().unwrap().1
+        ),
+        (1, 1)
+    );
+    assert!(!schedule.contains_system("once") && !schedule.contains_system("later"));
+
+    // An unknown name is a failed command of the system that asked.
+    fn typo(mut commands: Commands) {
+        commands.remove_system("no such system");
+    }
+    schedule.add_system(Stage::Update, typo).unwrap();
+    schedule.run(&mut world).unwrap();
+    assert_eq!(
+        schedule.command_errors(),
+        [CommandError {
+            system: "typo".into(),
+            error: Error::UnknownSystem {
+                system: "no such system".into()
+            }
+        }]
+    );
+}
+
+#[test]
+fn commands_apply_at_stage_end_in_system_order_and_failures_are_listed() {
+    #[derive(Default)]
+    struct Seen(Vec<usize>);
+    fn first(q: Query<Entity, With<Health>>, mut commands: Commands) {
+        for e in q.iter() {
+            commands.insert(e, Health(1));
+            commands.despawn(e);
+        }
+    }
+    fn second(q: Query<Entity, With<Health>>, mut commands: Commands) {
+        for e in q.iter() {
+            commands.insert(e, Health(2));
+        }
+    }
+    fn count(q: Query<&Health>, mut seen: ResMut<Seen>) {
+        seen.0.push(q.iter().count());
+    }
+    let mut world = World::new();
+    world.insert_resource(Seen::default());
+    let e = world.spawn(Health(0));
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, first).unwrap();
+    schedule.add_system(Stage::Update, second).unwrap();
+    schedule.add_system(Stage::Update, count).unwrap();
+    schedule
+        .add_system(Stage::PostUpdate, count.named("count_after"))
+        .unwrap();
+    schedule.run(&mut world).unwrap();
+    assert_eq!(
+        world.resource::<Seen>().unwrap().0,
+        [1, 0],
+        "applied at the end of Update"
+    );
+    assert!(!world.is_alive(e));
+    assert_eq!(
+        schedule.command_errors(),
+        [CommandError {
+            system: "second".into(),
+            error: Error::Despawned { entity: e }
+        }]
+    );
+    schedule.run(&mut world).unwrap();
+    assert!(schedule.command_errors().is_empty(), "errors are per frame");
+}
+
+#[test]
+fn spawned_ids_are_usable_at_once_and_distinct_across_systems() {
+    #[derive(Default)]
+    struct Made(Vec<Entity>);
+    fn make(mut commands: Commands, mut made: ResMut<Made>) {
+        for i in 0..3 {
+            let e = commands.spawn(Health(i));
+            commands.insert(e, Frozen);
+            made.0.push(e);
+        }
+    }
+    fn make_more(mut commands: Commands) {
+        for _ in 0..5 {
+            commands.spawn(Player);
+        }
+    }
+    let mut world = World::new();
+    world.insert_resource(Made::default());
+    let old = world.spawn(());
+    world.despawn(old).unwrap();
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, make).unwrap();
+    schedule.add_system(Stage::Update, make_more).unwrap();
+    schedule.run(&mut world).unwrap();
+    let made = world.resource::<Made>().unwrap().0.clone();
+    for (i, &e) in made.iter().enumerate() {
+        assert_eq!(world.get::<Health>(e).unwrap().0, i as i32);
+        assert!(world.contains::<Frozen>(e));
+    }
+    assert_eq!(world.len(), 8, "3 + 5, and no empty holes left alive");
+    assert_eq!(world.query::<&Player>().iter().count(), 5);
+}
+
+#[test]
+fn world_commands_apply_on_flush() {
+    let mut world = World::new();
+    let e = world.commands().spawn(Health(3));
+    world.commands().insert(e, Frozen);
+    assert!(!world.is_alive(e));
+    // A plain spawn meanwhile never takes the reserved id.
+    let other = world.spawn(Health(9));
+    assert_ne!(other, e);
+    assert!(world.flush().is_empty());
+    assert_eq!(world.get::<Health>(e).unwrap().0, 3);
+    assert!(world.contains::<Frozen>(e));
+}
+
+#[test]
+fn stats_count_runs_per_system() {
+    fn a() {}
+    fn b() {}
+    let mut world = World::new();
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, a).unwrap();
+    schedule.add_system(Stage::Last, b).unwrap();
+    for _ in 0..4 {
+        schedule.run(&mut world).unwrap();
+    }
+    let stats = schedule.stats();
+    let summary: Vec<_> = stats
+        .iter()
+        .map(|s| (s.name.as_str(), s.stage.clone(), s.runs))
+        .collect();
+    assert_eq!(summary, [("a", Stage::Update, 4), ("b", Stage::Last, 4)]);
+    assert_eq!(schedule.frames(), 4);
+}
+
+#[test]
+fn explain_names_each_overlap_and_the_batches() {
+    fn movement(_: Query<&mut Position>) {}
+    fn physics(_: Query<(&mut Position, &Velocity)>) {}
+    fn players(_: Query<&mut Position, With<Player>>) {}
+    fn others(_: Query<&mut Position, Without<Player>>) {}
+    fn audio() {}
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, players).unwrap();
+    schedule.add_system(Stage::Update, others).unwrap();
+    schedule.add_system(Stage::Update, audio).unwrap();
+    schedule.add_system(Stage::Update, movement).unwrap();
+    schedule.add_system(Stage::Update, physics).unwrap();
+    let why = schedule.explain().unwrap();
+    let update = why.stage(Stage::Update).unwrap();
+    assert_eq!(
+        update.order,
+        ["players", "others", "audio", "movement", "physics"]
+    );
+    assert_eq!(
+        update.batches,
+        [
+            vec!["players", "others", "audio"],
+            vec!["movement"],
+            vec!["physics"]
+        ]
+    );
+    let pairs: Vec<_> = update
+        .conflicts
+        .iter()
+        .map(|o| (o.first.as_str(), o.second.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("players", "movement"),
+            ("others", "movement"),
+            ("players", "physics"),
+            ("others", "physics"),
+            ("movement", "physics")
+        ]
+    );
+    assert!(
+        why.to_string().contains(
+            "`movement` and `physics` cannot overlap: both reach `Position` (both write)"
+        )
+    );
+}
+
+#[test]
+fn exclusive_systems_see_earlier_commands_and_run_alone() {
+    fn spawn_one(mut commands: Commands) {
+        commands.spawn(Health(1));
+    }
+    #[derive(Default)]
+    struct Seen(usize);
+    let mut world = World::new();
+    world.insert_resource(Seen::default());
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, spawn_one).unwrap();
+    schedule
+        .add_system(Stage::Update, |world: &mut World| {
+            let n = world.query::<&Health>().iter().count();
+            world.resource_mut::<Seen>().unwrap().0 = n;
+            world.spawn(Health(2));
+        })
+        .unwrap();
+    schedule
+        .add_system(Stage::Update, spawn_one.named("spawn_two"))
+        .unwrap();
+    schedule.run(&mut world).unwrap();
+    assert_eq!(world.resource::<Seen>().unwrap().0, 1);
+    assert_eq!(world.len(), 3);
+    let why = schedule.explain().unwrap();
+    assert_eq!(why.stage(Stage::Update).unwrap().batches.len(), 3);
+}
+
+#[test]
+fn a_system_type_keeps_state_in_self() {
+    use ecs_core::system::{ParamItem, System};
+    struct Counter {
+        seen: usize,
+    }
+    impl System for Counter {
+        type Params = (Query<'static, &'static Health>, ResMut<'static, Score>);
+        fn run(&mut self, (q, mut score): ParamItem<'_, Self::Params>) {
+            self.seen += q.iter().count();
+            score.0 = self.seen as u32;
+        }
+    }
+    let mut world = World::new();
+    world.insert_resource(Score::default());
+    world.spawn(Health(1));
+    world.spawn(Health(2));
+    let mut schedule = Schedule::new();
+    schedule
+        .add_system(Stage::Update, Counter { seen: 0 })
+        .unwrap();
+    schedule.run(&mut world).unwrap();
+    schedule.run(&mut world).unwrap();
+    assert_eq!(world.resource::<Score>().unwrap().0, 4);
+    assert!(schedule.contains_system("Counter"));
+}
+
+#[test]
+fn sixteen_params_make_a_system() {
+    #[allow(clippy::too_many_arguments)]
+    fn wide(
+        _: Res<Time>,
+        _: Res<Score>,
+        _: Local<u8>,
+        _: Local<u16>,
+        _: Local<u32>,
+        _: Local<u64>,
+        _: Query<&Position>,
+        _: Query<&Velocity>,
+        _: Query<&Health>,
+        _: Query<Entity>,
+        _: Commands,
+        _: Option<Res<Time>>,
+        _: Local<i8>,
+        _: Local<i16>,
+        _: Local<i32>,
+        mut last: Local<i64>,
+    ) {
+        *last += 1;
+    }
+    let mut world = World::new();
+    world.insert_resource(Time { dt: 0.0 });
+    world.insert_resource(Score::default());
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, wide).unwrap();
+    schedule.run(&mut world).unwrap();
+}
