@@ -21,6 +21,8 @@ const LAYERS: &[&str] = &[
     "view",
     "query",
     "world",
+    "system",
+    "schedule",
     "prelude",
 ];
 

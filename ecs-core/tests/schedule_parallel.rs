@@ -1,0 +1,461 @@
+//! The parallel executor: conflicting systems never overlap, parallel and
+//! single-threaded runs give the same world, a stage spreads over every
+//! thread of the pool, and a panicking system leaves the world consistent.
+#![cfg(feature = "parallel")]
+
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use ecs_core::prelude::*;
+use ecs_testkit::ledger::{Ledger, Token};
+
+/// Eight component types, told apart by `N`.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+struct C<const N: usize>(u64);
+
+/// One borrow flag per component type, claimed by each system for the
+/// types it touches while it runs: readers count up, a writer sets -1.
+/// Any claim that finds the flag in the other state is an overlap.
+#[derive(Default)]
+struct Flags {
+    flags: [AtomicIsize; 8],
+    overlaps: AtomicUsize,
+    max_running: AtomicUsize,
+    running: AtomicUsize,
+}
+
+impl Flags {
+    fn read(&self, n: usize) {
+        if self.flags[n].fetch_add(1, Ordering::SeqCst) < 0 {
+            self.overlaps.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    fn unread(&self, n: usize) {
+        self.flags[n].fetch_sub(1, Ordering::SeqCst);
+    }
+    fn write(&self, n: usize) {
+        if self.flags[n]
+            .compare_exchange(0, isize::MIN / 2, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            self.overlaps.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    fn unwrite(&self, n: usize) {
+        self.flags[n].fetch_sub(isize::MIN / 2, Ordering::SeqCst);
+    }
+    fn enter(&self) {
+        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.max_running.fetch_max(now, Ordering::SeqCst);
+    }
+    fn leave(&self) {
+        self.running.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn the_flags_notice_an_overlap() {
+    let flags = Flags::default();
+    flags.read(3);
+    flags.write(3);
+    assert_eq!(flags.overlaps.load(Ordering::SeqCst), 1);
+    let flags = Flags::default();
+    flags.write(2);
+    flags.read(2);
+    flags.write(2);
+    assert_eq!(flags.overlaps.load(Ordering::SeqCst), 2);
+}
+
+/// Reads `C<R>`, writes `C<W>`, holding both flags for a while.
+fn mix<const R: usize, const W: usize>(mut q: Query<(&C<R>, &mut C<W>)>, flags: Res<Flags>) {
+    flags.enter();
+    flags.read(R);
+    flags.write(W);
+    for (r, w) in q.iter_mut() {
+        w.0 = w.0.wrapping_mul(6364136223846793005).wrapping_add(r.0 | 1);
+    }
+    std::thread::sleep(Duration::from_micros(200));
+    flags.unwrite(W);
+    flags.unread(R);
+    flags.leave();
+}
+
+/// Only reads `C<R>`.
+fn look<const R: usize>(q: Query<&C<R>>, flags: Res<Flags>) {
+    flags.enter();
+    flags.read(R);
+    let _ = q.iter().map(|c| c.0).fold(0u64, u64::wrapping_add);
+    std::thread::sleep(Duration::from_micros(200));
+    flags.unread(R);
+    flags.leave();
+}
+
+fn add_mixers(schedule: &mut Schedule, stage: Stage) {
+    schedule.add_system(stage.clone(), mix::<0, 1>).unwrap();
+    schedule.add_system(stage.clone(), mix::<2, 3>).unwrap();
+    schedule.add_system(stage.clone(), mix::<1, 2>).unwrap();
+    schedule.add_system(stage.clone(), mix::<4, 5>).unwrap();
+    schedule.add_system(stage.clone(), mix::<6, 7>).unwrap();
+    schedule.add_system(stage.clone(), mix::<5, 0>).unwrap();
+    schedule.add_system(stage.clone(), mix::<3, 4>).unwrap();
+    schedule.add_system(stage.clone(), mix::<7, 6>).unwrap();
+    schedule.add_system(stage.clone(), look::<0>).unwrap();
+    schedule.add_system(stage.clone(), look::<3>).unwrap();
+    schedule.add_system(stage.clone(), look::<6>).unwrap();
+    schedule.add_system(stage, mix::<0, 7>).unwrap();
+}
+
+fn populated_world() -> World {
+    let mut world = World::new();
+    world.spawn_batch((0..200u64).map(|i| (C::<0>(i), C::<1>(i), C::<2>(i), C::<3>(i))));
+    world.spawn_batch((0..200u64).map(|i| (C::<4>(i), C::<5>(i), C::<6>(i), C::<7>(i), C::<0>(i))));
+    world.spawn_batch((0..100u64).map(|i| (C::<1>(i), C::<2>(i), C::<5>(i), C::<7>(i), C::<6>(i))));
+    world
+}
+
+#[test]
+fn conflicting_systems_never_overlap() {
+    let mut world = populated_world();
+    world.insert_resource(Flags::default());
+    let mut schedule = Schedule::new();
+    schedule.set_parallel_threshold(0);
+    add_mixers(&mut schedule, Stage::Update);
+    let frames = 150;
+    for _ in 0..frames {
+        schedule.run(&mut world).unwrap();
+    }
+    let flags = world.resource::<Flags>().unwrap();
+    assert_eq!(
+        flags.overlaps.load(Ordering::SeqCst),
+        0,
+        "two conflicting systems overlapped"
+    );
+    // The test is only worth something if systems did run at once.
+    assert!(schedule.parallel_batches() >= frames);
+    if rayon::current_num_threads() > 1 {
+        assert!(
+            flags.max_running.load(Ordering::SeqCst) >= 2,
+            "no two systems ever ran at once"
+        );
+    }
+}
+
+#[test]
+fn disjoint_filters_let_two_writers_of_one_type_run_together() {
+    #[derive(Component)]
+    struct Player;
+    fn players(mut q: Query<&mut C<0>, With<Player>>) {
+        q.iter_mut().for_each(|c| c.0 += 1);
+    }
+    fn others(mut q: Query<&mut C<0>, Without<Player>>) {
+        q.iter_mut().for_each(|c| c.0 += 2);
+    }
+    let mut world = World::new();
+    let p = world.spawn((C::<0>(0), Player));
+    let o = world.spawn(C::<0>(0));
+    let mut schedule = Schedule::new();
+    schedule.set_parallel_threshold(0);
+    schedule.add_system(Stage::Update, players).unwrap();
+    schedule.add_system(Stage::Update, others).unwrap();
+    let update = schedule
+        .explain()
+        .unwrap()
+        .stage(Stage::Update)
+        .unwrap()
+        .clone();
+    assert_eq!(update.batches, [vec!["players", "others"]]);
+    assert!(update.conflicts.is_empty());
+    schedule.run(&mut world).unwrap();
+    assert_eq!(
+        (
+            world.get::<C<0>>(p).unwrap().0,
+            world.get::<C<0>>(o).unwrap().0
+        ),
+        (1, 2)
+    );
+    assert_eq!(
+        schedule.parallel_batches(),
+        u64::from(rayon::current_num_threads() > 1)
+    );
+}
+
+/// Everything a world holds, in a form two worlds can be compared by:
+/// each live entity (index and version) with the value of each type.
+fn snapshot(world: &mut World) -> Vec<(Entity, [Option<u64>; 8])> {
+    let mut all: Vec<(Entity, [Option<u64>; 8])> = world
+        .query::<(
+            Entity,
+            (Option<&C<0>>, Option<&C<1>>, Option<&C<2>>, Option<&C<3>>),
+            (Option<&C<4>>, Option<&C<5>>, Option<&C<6>>, Option<&C<7>>),
+        )>()
+        .iter()
+        .map(|(e, (a, b, c, d), (f, g, h, i))| {
+            (
+                e,
+                [
+                    a.map(|x| x.0),
+                    b.map(|x| x.0),
+                    c.map(|x| x.0),
+                    d.map(|x| x.0),
+                    f.map(|x| x.0),
+                    g.map(|x| x.0),
+                    h.map(|x| x.0),
+                    i.map(|x| x.0),
+                ],
+            )
+        })
+        .collect();
+    all.sort_by_key(|(e, _)| e.to_bits());
+    all
+}
+
+/// Spawns children of some entities holding `C<N>`, pausing between
+/// spawns so that two breeders running at once interleave their spawns.
+fn breed<const N: usize>(q: Query<&C<N>>, mut commands: Commands) {
+    for c in q.iter().filter(|c| c.0 % 5 == 1).take(3) {
+        let child = commands.spawn(C::<N>(c.0 / 2 + 7));
+        commands.insert(child, C::<7>(c.0));
+        std::thread::sleep(Duration::from_micros(300));
+    }
+}
+
+/// Despawns some entities holding `C<N>`, and strips `C<N>` from others.
+fn cull<const N: usize>(q: Query<(Entity, &C<N>)>, mut commands: Commands) {
+    for (e, c) in q.iter() {
+        match c.0 % 11 {
+            0 => commands.despawn(e),
+            3 => commands.remove::<C<N>>(e),
+            _ => {}
+        }
+    }
+}
+
+fn twenty_systems(mut schedule: Schedule) -> Schedule {
+    schedule.set_parallel_threshold(0);
+    for stage in [Stage::PreUpdate, Stage::Update] {
+        let name = |s: &str| format!("{stage}/{s}");
+        schedule
+            .add_system(stage.clone(), mix::<0, 1>.named(name("m01")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), mix::<2, 3>.named(name("m23")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), mix::<1, 2>.named(name("m12")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), mix::<4, 5>.named(name("m45")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), mix::<6, 7>.named(name("m67")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), breed::<4>.named(name("b4")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), breed::<6>.named(name("b6")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), cull::<3>.named(name("c3")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), cull::<6>.named(name("c6")))
+            .unwrap();
+        schedule
+            .add_system(stage.clone(), look::<4>.named(name("l4")))
+            .unwrap();
+    }
+    schedule
+}
+
+#[test]
+fn parallel_and_single_threaded_runs_give_the_same_world() {
+    let mut parallel_world = populated_world();
+    let mut single_world = populated_world();
+    // Some free slots, so that spawns reuse ids as well as making new ones.
+    for world in [&mut parallel_world, &mut single_world] {
+        let doomed: Vec<Entity> = world.query::<Entity>().iter().step_by(9).collect();
+        for e in doomed {
+            world.despawn(e).unwrap();
+        }
+        world.insert_resource(Flags::default());
+    }
+    let mut parallel = twenty_systems(Schedule::new());
+    let mut single = twenty_systems(Schedule::single_threaded());
+    // The two breeders spawn in the same batch, so a parallel run reserves
+    // ids from two threads at once.
+    let update = parallel
+        .explain()
+        .unwrap()
+        .stage(Stage::Update)
+        .unwrap()
+        .clone();
+    assert!(update.batches[0].contains(&"Update/b4".to_owned()));
+    assert!(update.batches[0].contains(&"Update/b6".to_owned()));
+    for frame in 0..40 {
+        parallel.run(&mut parallel_world).unwrap();
+        single.run(&mut single_world).unwrap();
+        assert_eq!(
+            snapshot(&mut parallel_world),
+            snapshot(&mut single_world),
+            "the worlds differ after frame {frame}"
+        );
+        assert_eq!(parallel.command_errors(), single.command_errors());
+    }
+    assert!(parallel.parallel_batches() > 0);
+    assert_eq!(single.parallel_batches(), 0);
+    assert_eq!(
+        parallel_world
+            .resource::<Flags>()
+            .unwrap()
+            .overlaps
+            .load(Ordering::SeqCst),
+        0
+    );
+}
+
+#[test]
+fn a_stage_offers_its_systems_to_every_thread_of_the_pool() {
+    const THREADS: usize = 16;
+    /// How many systems are running right now, and whether all ever were.
+    #[derive(Default)]
+    struct Gate {
+        started: AtomicUsize,
+        all_at_once: AtomicBool,
+    }
+    fn wait_for_all<const N: usize>(_: Query<&C<0>>, gate: Res<Gate>) {
+        gate.started.fetch_add(1, Ordering::SeqCst);
+        // Never hangs: gives up after a generous deadline, and the assertion
+        // below then fails.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while gate.started.load(Ordering::SeqCst) < THREADS && Instant::now() < deadline {
+            std::thread::yield_now();
+        }
+        if gate.started.load(Ordering::SeqCst) >= THREADS {
+            gate.all_at_once.store(true, Ordering::SeqCst);
+        }
+    }
+    let mut world = World::new();
+    world.spawn_batch((0..10u64).map(C::<0>));
+    world.insert_resource(Gate::default());
+    let mut schedule = Schedule::new();
+    schedule.set_parallel_threshold(1);
+    macro_rules! add { ($($n:literal)*) => { $(schedule.add_system(Stage::Update, wait_for_all::<$n>).unwrap();)* } }
+    add!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(THREADS)
+        .build()
+        .unwrap();
+    pool.install(|| schedule.run(&mut world)).unwrap();
+    assert!(
+        world
+            .resource::<Gate>()
+            .unwrap()
+            .all_at_once
+            .load(Ordering::SeqCst),
+        "the 16 systems of one batch never all ran at once on a 16-thread pool"
+    );
+    assert_eq!(schedule.parallel_batches(), 1);
+}
+
+#[test]
+fn light_batches_run_inline() {
+    fn a(_: Query<&mut C<0>>) {}
+    fn b(_: Query<&mut C<1>>) {}
+    let mut world = World::new();
+    world.spawn_batch((0..10u64).map(|i| (C::<0>(i), C::<1>(i))));
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, a).unwrap();
+    schedule.add_system(Stage::Update, b).unwrap();
+    schedule.run(&mut world).unwrap();
+    assert_eq!(
+        schedule.parallel_batches(),
+        0,
+        "20 entities of work do not pay for a hand-off"
+    );
+    schedule.set_parallel_threshold(10);
+    schedule.run(&mut world).unwrap();
+    assert_eq!(
+        schedule.parallel_batches(),
+        u64::from(rayon::current_num_threads() > 1)
+    );
+}
+
+#[derive(Component)]
+struct Tracked(#[allow(dead_code)] Token);
+
+#[derive(Default)]
+struct Explode(bool);
+
+#[test]
+fn a_panicking_system_leaves_the_world_consistent_and_the_schedule_usable() {
+    let ledger = Ledger::default();
+    struct Source(Ledger);
+    fn spawn_tracked(mut commands: Commands, source: Res<Source>) {
+        for _ in 0..4 {
+            commands.spawn(Tracked(source.0.token()));
+        }
+    }
+    fn tag_all(q: Query<Entity, With<Tracked>>, mut commands: Commands, source: Res<Source>) {
+        for e in q.iter() {
+            commands.insert(e, Tracked(source.0.token()));
+        }
+    }
+    fn explode(explode: Res<Explode>, _: Query<&mut C<0>>) {
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(!explode.0, "boom");
+    }
+    fn busy(_: Query<&mut C<1>>) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let mut world = World::new();
+    world.insert_resource(Source(ledger.clone()));
+    world.insert_resource(Explode(false));
+    world.spawn_batch((0..10u64).map(|i| (C::<0>(i), C::<1>(i))));
+    let mut schedule = Schedule::new();
+    schedule.set_parallel_threshold(0);
+    schedule.add_system(Stage::Update, spawn_tracked).unwrap();
+    schedule.add_system(Stage::Update, tag_all).unwrap();
+    schedule.add_system(Stage::Update, explode).unwrap();
+    schedule.add_system(Stage::Update, busy).unwrap();
+    schedule
+        .add_system(Stage::PostUpdate, spawn_tracked.named("later"))
+        .unwrap();
+
+    schedule.run(&mut world).unwrap();
+    let alive_before = world.len();
+    assert_eq!(world.query::<&Tracked>().iter().count(), 8);
+
+    world.resource_mut::<Explode>().unwrap().0 = true;
+    let caught =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| schedule.run(&mut world)));
+    let message = caught.unwrap_err();
+    assert_eq!(message.downcast_ref::<&str>(), Some(&"boom"));
+    // Nothing of the stage applied: no spawn, no replaced value; reserved
+    // ids are despawned; PostUpdate never ran.
+    assert_eq!(world.len(), alive_before);
+    assert_eq!(world.query::<&Tracked>().iter().count(), 8);
+    assert_eq!(
+        ledger.live(),
+        8,
+        "the dropped commands dropped their values once each"
+    );
+    ledger.assert_no_errors();
+    assert_eq!(
+        schedule
+            .stats()
+            .iter()
+            .find(|s| s.name == "busy")
+            .unwrap()
+            .runs,
+        2,
+        "the other systems finished"
+    );
+
+    world.resource_mut::<Explode>().unwrap().0 = false;
+    schedule.run(&mut world).unwrap();
+    assert_eq!(world.len(), alive_before + 8);
+    drop(world);
+    assert_eq!(ledger.live(), 0);
+    ledger.assert_no_errors();
+}
