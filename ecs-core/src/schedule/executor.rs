@@ -2,7 +2,6 @@
 //! where their estimated work pays for the hand-off, then its commands.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::time::Instant;
 
 use crate::entity::Entity;
 use crate::error::Error;
@@ -12,6 +11,7 @@ use crate::view::WorldView;
 use crate::world::{ReservationLane, World};
 
 use super::order::Plan;
+use super::stats::ticks;
 use super::{CommandError, SystemSlot};
 
 /// How the schedule wants its stages run.
@@ -65,9 +65,9 @@ pub(crate) fn run_stage(
             // A sync point: the exclusive system sees every change asked for so far.
             apply(systems, plan, &mut pending, world, errors, removals);
             let slot = &mut systems[batch[0]];
-            let start = Instant::now();
+            let start = ticks();
             let result = panic::catch_unwind(AssertUnwindSafe(|| slot.system.run_exclusive(world)));
-            slot.timing.record(start.elapsed());
+            slot.timing.record(ticks().saturating_sub(start));
             // Its own `world.commands()` spawns are its world's, not the stage's.
             world.settle_reserved();
             note(&mut outcome, &slot.name, result)
@@ -99,30 +99,41 @@ fn run_batch(
         pending.ran[i] = true;
     }
     let world_ref: &World = world;
-    let results: Vec<RunResult> =
-        if let Some(heavy) = heavy_systems(systems, batch, world_ref, options) {
-            outcome.parallel_batches += 1;
-            run_parallel(systems, batch, &heavy, world_ref)
-        } else {
-            batch
-                .iter()
-                // SAFETY: one system at a time, on a world this stage holds exclusively.
-                .map(|&i| unsafe { run_one(&mut systems[i], world_ref) })
-                .collect()
-        };
     let mut first_panic = None;
-    for (&i, result) in batch.iter().zip(results) {
-        if let Some(payload) = note(outcome, &systems[i].name, result) {
-            first_panic.get_or_insert(payload);
+    if let Some(heavy) = heavy_systems(systems, batch, world_ref, options) {
+        outcome.parallel_batches += 1;
+        let results = run_parallel(systems, batch, &heavy, world_ref);
+        for (&i, result) in batch.iter().zip(results) {
+            if let Some(payload) = note(outcome, &systems[i].name, result) {
+                first_panic.get_or_insert(payload);
+            }
+        }
+    } else {
+        // One counter reading per system: each run ends where the next starts.
+        let mut start = ticks();
+        for &i in batch {
+            let slot = &mut systems[i];
+            // SAFETY: one system at a time, on a world this stage holds exclusively.
+            let result = unsafe { run_caught(slot, world_ref) };
+            let end = ticks();
+            slot.timing.record(end.saturating_sub(start));
+            start = end;
+            if let Some(payload) = note(outcome, &slot.name, result) {
+                first_panic.get_or_insert(payload);
+            }
         }
     }
     // Every lane claims as many numbers as the busiest one used; the rest
     // are holes, made alive with the others and despawned at the next sync.
-    let used: Vec<u32> = batch.iter().map(|&i| systems[i].lane.used()).collect();
-    let rows = used.iter().copied().max().unwrap_or(0);
+    let rows = batch
+        .iter()
+        .map(|&i| systems[i].lane.used())
+        .max()
+        .unwrap_or(0);
     if rows > 0 {
-        let lanes = batch.iter().map(|&i| &systems[i].lane);
-        for (lane, &used) in lanes.zip(&used) {
+        for &i in batch {
+            let lane = &mut systems[i].lane;
+            let used = lane.used();
             pending.holes.extend((used..rows).map(|n| lane.number(n)));
         }
         world.claim_reserved(base + rows * stride);
@@ -143,11 +154,11 @@ fn heavy_systems(
         return None;
     }
     let view = world.view();
-    let heavy: Vec<bool> = batch
-        .iter()
-        .map(|&i| estimate(systems[i].system.access(), view) >= options.threshold)
-        .collect();
-    (heavy.iter().filter(|&&h| h).count() >= 2).then_some(heavy)
+    let is_heavy = |i: usize| estimate(systems[i].system.access(), view) >= options.threshold;
+    if batch.iter().filter(|&&i| is_heavy(i)).take(2).count() < 2 {
+        return None;
+    }
+    Some(batch.iter().map(|&i| is_heavy(i)).collect())
 }
 
 #[cfg(not(feature = "parallel"))]
@@ -215,17 +226,28 @@ fn estimate(access: &SystemAccess, view: WorldView<'_>) -> usize {
 /// Runs one system, timing it and catching its panic.
 ///
 /// # Safety
+/// As [`run_caught`].
+#[cfg(feature = "parallel")]
+unsafe fn run_one(slot: &mut SystemSlot, world: &World) -> RunResult {
+    let start = ticks();
+    // SAFETY: forwarded from the caller.
+    let result = unsafe { run_caught(slot, world) };
+    slot.timing.record(ticks().saturating_sub(start));
+    result
+}
+
+/// Runs one system, catching its panic.
+///
+/// # Safety
 /// No system whose access conflicts with this one's runs meanwhile, and the
 /// caller holds the world exclusively while `world` is shared with the batch.
-unsafe fn run_one(slot: &mut SystemSlot, world: &World) -> RunResult {
-    let start = Instant::now();
+#[inline]
+unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
     let SystemSlot { system, lane, .. } = slot;
-    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+    panic::catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: forwarded from the caller.
         unsafe { system.run(SystemWorld::new(world, Some(lane))) }
-    }));
-    slot.timing.record(start.elapsed());
-    result
+    }))
 }
 
 /// Keeps the first error of a system that could not run; hands back a panic.

@@ -26,7 +26,7 @@ pub use stage::Stage;
 pub use stats::SystemStats;
 
 use order::{Node, Plan};
-use stats::Timing;
+use stats::{Calibration, Timing, ticks};
 
 /// Below this many entities of estimated work, a system runs on the calling
 /// thread rather than being handed to another: the hand-off costs more.
@@ -163,6 +163,8 @@ pub struct Schedule {
     command_errors: Vec<CommandError>,
     frames: u64,
     parallel_batches: u64,
+    /// Turns the systems' tick counts into time.
+    clock: Calibration,
 }
 
 impl Default for Schedule {
@@ -199,6 +201,7 @@ impl Schedule {
             command_errors: Vec::new(),
             frames: 0,
             parallel_batches: 0,
+            clock: Calibration::default(),
         }
     }
 
@@ -437,6 +440,7 @@ impl Schedule {
             }
         }
         self.command_errors.clear();
+        let (started, started_ticks) = (std::time::Instant::now(), ticks());
         // Ids reserved through `world.commands()` become alive now, so every
         // reservation during the frame belongs to a system.
         world.settle_reserved();
@@ -473,6 +477,8 @@ impl Schedule {
             }
         }
         self.frames += 1;
+        self.clock
+            .add(started.elapsed(), ticks().saturating_sub(started_ticks));
         first_error.map_or(Ok(()), Err)
     }
 
@@ -493,7 +499,12 @@ impl Schedule {
             };
             for i in order {
                 let slot = &stage.systems[i];
-                stats.push(SystemStats::new(&slot.name, &stage.stage, slot.timing));
+                stats.push(SystemStats::new(
+                    &slot.name,
+                    &stage.stage,
+                    slot.timing,
+                    &self.clock,
+                ));
             }
         }
         stats
