@@ -11,5 +11,5 @@
 //! let _: Result<&Position, Error> = world.get::<Position>(e);
 //! ```
 
-pub use crate::query::{Or, With, Without};
+pub use crate::query::{Or, ReadOnlyQuery, With, Without};
 pub use crate::{Bundle, Component, Entity, EntityMut, EntityRef, Error, Query, World};
