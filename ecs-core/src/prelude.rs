@@ -11,7 +11,7 @@
 //! let _: Result<&Position, Error> = world.get::<Position>(e);
 //! ```
 
-pub use crate::query::{Or, With, Without};
+pub use crate::query::{Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{Schedule, Stage};
 pub use crate::system::{IntoSystem, Local, Res, ResMut, System};
 pub use crate::{Bundle, Commands, Component, Entity, EntityMut, EntityRef, Error, Query, World};

@@ -118,7 +118,10 @@ pub unsafe trait QueryData {
 /// A [`QueryData`] that never writes: usable through a shared borrow of the world.
 ///
 /// # Safety
-/// The implementation's `fetch` never writes, and `ReadOnly` is `Self`.
+/// The implementation's `fetch` never writes, and `ReadOnly` is `Self`. Queries
+/// rely on this to be `Copy` and to lend items from the world
+/// ([`ReadOnlyQuery`](super::ReadOnlyQuery)): any number of those items, from any
+/// number of copies of one query, may be alive at once.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` writes components, so it cannot be used where only reading is allowed",
     label = "this fetch can write",

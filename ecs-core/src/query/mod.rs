@@ -45,6 +45,7 @@ mod iter;
 #[cfg(feature = "parallel")]
 mod par;
 mod plan;
+mod read_only;
 mod slices;
 mod tuple;
 
@@ -55,6 +56,7 @@ use plan::Plan;
 pub use data::{QueryData, ReadOnlyQueryData};
 pub use filter::{Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
+pub use read_only::ReadOnlyQuery;
 pub use slices::SliceQueryData;
 
 // The machinery `#[derive(Query)]` and hand-written fetches name; users never do.
@@ -118,6 +120,28 @@ pub type ReadOnlyItem<'q, Q> = <<Q as QueryData>::ReadOnly as QueryData>::Item<'
 /// read it with [`iter`](Self::iter) (read-only items), [`iter_mut`](Self::iter_mut),
 /// [`get`](Self::get) / [`get_mut`](Self::get_mut) for one entity, or
 /// [`single`](Self::single) when exactly one entity matches.
+///
+/// A query that only reads ([`ReadOnlyQueryData`]) is `Copy`, and method syntax
+/// then reaches [`ReadOnlyQuery`] (in the prelude) before the inherent methods:
+/// its `iter`, `get` and `single` take the query by value and hand out items that
+/// borrow the world for `'w`, so a query can be built and read in one expression.
+/// A query that writes keeps the inherent methods, whose items borrow the query;
+/// [`into_single`](Self::into_single) and `into_iter` consume it instead.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+/// #[derive(Component)]
+/// struct Player;
+///
+/// let mut world = World::new();
+/// let p1 = world.spawn((Position(2.0), Player));
+/// let (e, pos) = world.query::<(Entity, &Position)>().with::<Player>().single()?;
+/// assert_eq!((e, pos.0), (p1, 2.0));
+/// # Ok::<(), Error>(())
+/// ```
 ///
 /// A query that asks for `&mut T` together with any other access to `T` panics
 /// when it is built, before it touches any data: one entity would otherwise hand
@@ -228,7 +252,10 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Query::planned(self.view, self.data, (self.filter, G::state(self.view)))
     }
 
-    /// Iterates the matching entities with read-only items.
+    /// Iterates the matching entities with read-only items, borrowed from the query.
+    ///
+    /// For a query that only reads, method syntax picks [`ReadOnlyQuery::iter`]
+    /// instead, whose items borrow the world and may outlive the query.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -293,8 +320,11 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         self.iter_mut().for_each(f);
     }
 
-    /// The read-only item of `entity`, or an error naming the entity and what
-    /// it lacks (or holds, for `Without`).
+    /// The read-only item of `entity`, borrowed from the query, or an error
+    /// naming the entity and what it lacks (or holds, for `Without`).
+    ///
+    /// For a query that only reads, method syntax picks [`ReadOnlyQuery::get`]
+    /// instead, whose item borrows the world.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -305,7 +335,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     ///
     /// let mut world = World::new();
     /// let still = world.spawn(Position(1.0));
-    /// let query = world.query::<(&Position, &Velocity)>();
+    /// let query = world.query::<(&mut Position, &Velocity)>();
     /// assert_eq!(
     ///     query.get(still).unwrap_err().to_string(),
     ///     "entity 0v1 does not have component `Velocity`"
@@ -350,8 +380,12 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Err(self.mismatch(entity, Q::missing(&self.data, entity)))
     }
 
-    /// The read-only item of the one entity that matches; an error if none or
-    /// several do.
+    /// The read-only item of the one entity that matches, borrowed from the
+    /// query; an error if none or several do.
+    ///
+    /// For a query that only reads, method syntax picks [`ReadOnlyQuery::single`]
+    /// instead, whose item borrows the world, so
+    /// `world.query::<&Player>().single()?` can be kept past the statement.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -359,13 +393,74 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// struct Player(&'static str);
     ///
     /// let mut world = World::new();
-    /// assert!(world.query::<&Player>().single().is_err());
+    /// assert!(world.query::<&mut Player>().single().is_err());
     /// world.spawn(Player("p1"));
-    /// assert_eq!(world.query::<&Player>().single()?.0, "p1");
+    /// let query = world.query::<&mut Player>();
+    /// assert_eq!(query.single()?.0, "p1");
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// A query that writes lends its read-only items only while it is borrowed:
+    /// an item kept from a temporary query would outlive it. Keep the query, or
+    /// consume it with [`into_single`](Self::into_single).
+    ///
+    /// ```compile_fail
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Player(&'static str);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Player("p1"));
+    /// let p = world.query::<&mut Player>().single()?; // error: temporary dropped while borrowed
+    /// assert_eq!(p.0, "p1");
     /// # Ok::<(), Error>(())
     /// ```
     pub fn single(&self) -> Result<ReadOnlyItem<'_, Q>, Error> {
         single_of::<Q, _>(self.iter())
+    }
+
+    /// Consumes the query and returns the full item of the one entity that
+    /// matches, borrowed from the world for `'w`; an error if none or several do.
+    ///
+    /// Sound for every query, writing ones included: the query is consumed, so
+    /// it cannot hand out another item that aliases this one (a read-only query
+    /// may have copies, but they only read).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Score(u32);
+    /// #[derive(Component)]
+    /// struct Player;
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Score(0));
+    /// world.spawn((Score(0), Player));
+    /// let score = world.query::<&mut Score>().with::<Player>().into_single()?;
+    /// score.0 += 10;
+    /// assert_eq!(world.query::<&Score>().with::<Player>().single()?.0, 10);
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// The query cannot be used again afterwards:
+    ///
+    /// ```compile_fail
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Score(u32);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Score(0));
+    /// let mut query = world.query::<&mut Score>();
+    /// let score = query.into_single()?;
+    /// for s in query.iter_mut() { // error: `query` was moved by `into_single`
+    ///     s.0 += 1;
+    /// }
+    /// score.0 += 10;
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn into_single(self) -> Result<Q::Item<'w>, Error> {
+        single_of::<Q, _>(self.into_iter())
     }
 
     /// The full item of the one entity that matches; an error if none or several do.
@@ -475,6 +570,60 @@ fn single_of<Q, I: Iterator>(mut items: I) -> Result<I::Item, Error> {
         (Some(_), Some(_)) => Err(Error::MultipleMatches { query }),
     }
 }
+
+/// A query that only reads is `Clone`: the copy reads the same matches.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+///
+/// let mut world = World::new();
+/// world.spawn(Position(1.0));
+/// let query = world.query::<&Position>();
+/// let copy = query.clone();
+/// assert_eq!(query.iter().count(), copy.iter().count());
+/// ```
+impl<Q: ReadOnlyQueryData, F: QueryFilter> Clone for Query<'_, Q, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+/// A query that only reads is `Copy`: copies only ever read, so their items
+/// may all be alive at once. A query that writes is not, so that one `&mut T`
+/// item cannot be handed out twice.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+///
+/// let mut world = World::new();
+/// let goal = world.spawn(Position(10.0));
+/// world.spawn(Position(0.0));
+/// let positions = world.query::<&Position>();
+/// let copy = positions;
+/// for p in positions.iter() {
+///     assert!(copy.get(goal)?.0 >= p.0);
+/// }
+/// # Ok::<(), Error>(())
+/// ```
+///
+/// ```compile_fail
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Health(i32);
+///
+/// let mut world = World::new();
+/// let query = world.query::<&mut Health>();
+/// let copy = query;
+/// let again = query; // error: use of moved value: `query`
+/// ```
+impl<Q: ReadOnlyQueryData, F: QueryFilter> Copy for Query<'_, Q, F> {}
 
 impl<'w, Q: QueryData, F: QueryFilter> IntoIterator for Query<'w, Q, F> {
     type Item = Q::Item<'w>;

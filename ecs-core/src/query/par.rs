@@ -1,5 +1,7 @@
 //! Parallel iteration: a query's matches split into parts that rayon runs at once.
 
+use core::ops::Range;
+
 use rayon::prelude::*;
 
 use crate::entity::Entity;
@@ -9,20 +11,27 @@ use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::iter::{Candidates, fold_dense};
 
-/// Parts per thread: enough that a thread finishing early can steal work,
-/// few enough that each part is a long loop.
-const PARTS_PER_THREAD: usize = 4;
-
-/// The smallest part worth sending to another thread.
-const MIN_PART: usize = 256;
+/// The fewest candidates a part is cut down to.
+///
+/// How many parts there are is rayon's call, not a fixed count: it halves the
+/// candidates until every thread has a part, and halves again whenever a thread
+/// runs out of work and steals one. This only stops it before a part is too
+/// short to be worth a thread however heavy the work per entity is: 1,000
+/// candidates can still become 32 parts, one or two for each of 16 threads,
+/// while a big loop of cheap updates stays a few long parts per thread.
+const MIN_PART: usize = 16;
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// Runs `f` on every match, spreading the work over rayon's thread pool.
     ///
-    /// Each thread takes contiguous parts of the driving storage and runs them
-    /// as [`for_each`](Self::for_each) does. Worth it when `f` does real work per
-    /// entity, or there are many entities; for a few cheap updates the threads
-    /// cost more than they save.
+    /// The driving storage is cut into contiguous parts, each run as
+    /// [`for_each`](Self::for_each) runs the whole, by rayon's adaptive
+    /// splitting: halved until every thread of the pool has a part, and again
+    /// wherever a thread idles and steals one, down to 16 candidates a part. So
+    /// a few hundred entities of heavy work still spread over every thread,
+    /// while a long loop of cheap updates stays a few long runs per thread.
+    /// Worth it when `f` does real work per entity, or there are many entities;
+    /// for a few cheap updates the threads cost more than they save.
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -51,50 +60,48 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         match candidates {
             Candidates::Dense(cursor) => {
                 let (entities, known_aligned) = cursor.parts();
-                let part = part_len(entities.len());
-                (0..entities.len().div_ceil(part))
-                    .into_par_iter()
-                    .for_each(|index| {
-                        let start = index * part;
-                        let range = start..(start + part).min(entities.len());
-                        // SAFETY: the cursor walks a storage of the query's world, its
-                        // first `known_aligned` positions are aligned, parts are
-                        // disjoint, and `&mut self` keeps the world borrowed.
-                        unsafe {
-                            fold_dense::<Q, F, ()>(
-                                data,
-                                filter,
-                                entities,
-                                range,
-                                known_aligned,
-                                (),
-                                |(), item| f(item),
-                            );
-                        }
-                    });
+                rayon::iter::split(0..entities.len(), halve).for_each(|range| {
+                    // SAFETY: the cursor walks a storage of the query's world, its
+                    // first `known_aligned` positions are aligned, parts are
+                    // disjoint ranges within it, and `&mut self` keeps the world
+                    // borrowed.
+                    unsafe {
+                        fold_dense::<Q, F, ()>(
+                            data,
+                            filter,
+                            entities,
+                            range,
+                            known_aligned,
+                            (),
+                            |(), item| f(item),
+                        );
+                    }
+                });
             }
             Candidates::Alive(alive) => {
                 let entities: Vec<Entity> = alive.collect();
-                entities
-                    .par_chunks(part_len(entities.len()))
-                    .for_each(|chunk| {
-                        for &entity in chunk {
-                            if !F::matches(filter, entity) {
-                                continue;
-                            }
-                            // SAFETY: live, distinct entities of the query's world.
-                            if let Some(item) = unsafe { Q::fetch(data, entity) } {
-                                f(item);
-                            }
+                rayon::iter::split(0..entities.len(), halve).for_each(|range| {
+                    for &entity in &entities[range] {
+                        if !F::matches(filter, entity) {
+                            continue;
                         }
-                    });
+                        // SAFETY: live, distinct entities of the query's world.
+                        if let Some(item) = unsafe { Q::fetch(data, entity) } {
+                            f(item);
+                        }
+                    }
+                });
             }
         }
     }
 }
 
-/// How many candidates one parallel part takes.
-fn part_len(candidates: usize) -> usize {
-    let parts = rayon::current_num_threads() * PARTS_PER_THREAD;
-    candidates.div_ceil(parts).max(MIN_PART)
+/// One step of the adaptive split: `range` halved, or kept whole when the
+/// halves would fall below [`MIN_PART`].
+fn halve(range: Range<usize>) -> (Range<usize>, Option<Range<usize>>) {
+    if range.len() < 2 * MIN_PART {
+        return (range, None);
+    }
+    let mid = range.start + range.len() / 2;
+    (range.start..mid, Some(mid..range.end))
 }
