@@ -14,13 +14,7 @@ pub(crate) fn ticks() -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: `rdtsc` exists on every x86-64 processor and only reads a counter.
-        #[allow(
-            unused_unsafe,
-            reason = "safe on newer compilers, unsafe on older ones"
-        )]
-        unsafe {
-            core::arch::x86_64::_rdtsc()
-        }
+        unsafe { core::arch::x86_64::_rdtsc() }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -55,6 +55,7 @@ macro_rules! function_system {
                 // A plain generic function pins the argument types, which a
                 // call on `&mut Func` alone leaves ambiguous.
                 #[inline(always)]
+                #[allow(clippy::too_many_arguments, reason = "one argument per param, up to 16")]
                 fn call_inner<$($param),*>(mut f: impl FnMut($($param),*), $($arg: $param),*) {
                     f($($arg),*)
                 }

@@ -184,9 +184,8 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
             .ok_or_else(Error::missing_resource::<R>)?;
         // SAFETY: the cell lives while the world is borrowed for `'w`; this
         // system alone reaches `R` during the run (fetch contract).
-        Ok(ResMut {
-            value: unsafe { root.as_mut() },
-        })
+        let value = unsafe { root.as_mut() };
+        Ok(ResMut { value })
     }
 }
 
@@ -223,9 +222,10 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Option<ResMut<'_, R>> {
         world: SystemWorld<'w>,
     ) -> Result<Option<ResMut<'w, R>>, Error> {
         let root = world.view().resource_for_write::<R>();
-        // SAFETY: as in `ResMut::fetch`.
-        Ok(root.map(|mut root| ResMut {
-            value: unsafe { root.as_mut() },
+        Ok(root.map(|mut root| {
+            // SAFETY: as in `ResMut::fetch`.
+            let value = unsafe { root.as_mut() };
+            ResMut { value }
         }))
     }
 }

@@ -17,6 +17,9 @@ use crate::util::SyncCell;
 
 use super::World;
 
+/// A recorded call on the world, boxed.
+type Call = Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send>;
+
 /// One recorded change. Despawns and removals carry no value, so they need
 /// no allocation; everything else is a boxed call on the world.
 enum Command {
@@ -26,7 +29,7 @@ enum Command {
         remove: fn(&mut World, Entity) -> Result<(), Error>,
     },
     /// In a `SyncCell`, so that a world holding a queue stays `Sync`.
-    Call(SyncCell<Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send>>),
+    Call(SyncCell<Call>),
 }
 
 /// A buffer of recorded changes, applied to a world in the order they were
