@@ -382,7 +382,7 @@ fn light_batches_run_inline() {
 }
 
 #[derive(Component)]
-struct Tracked(#[allow(dead_code)] Token);
+struct Tracked(#[allow(dead_code, reason = "held for its drop")] Token);
 
 #[derive(Default)]
 struct Explode(bool);

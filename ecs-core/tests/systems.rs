@@ -544,7 +544,10 @@ fn a_system_type_keeps_state_in_self() {
 
 #[test]
 fn sixteen_params_make_a_system() {
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the widest system a function can be"
+    )]
     fn wide(
         _: Res<Time>,
         _: Res<Score>,

@@ -13,11 +13,11 @@ use super::Stage;
 pub(crate) fn ticks() -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: `rdtsc` exists on every x86-64 processor and only reads a counter.
         #[allow(
             unused_unsafe,
             reason = "safe on newer compilers, unsafe on older ones"
         )]
+        // SAFETY: `rdtsc` exists on every x86-64 processor and only reads a counter.
         unsafe {
             core::arch::x86_64::_rdtsc()
         }

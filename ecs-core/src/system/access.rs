@@ -173,10 +173,10 @@ impl SystemAccess {
     /// Records a query param: `access` holds its fetch's component access
     /// and the types its fetch and filters require or exclude.
     pub fn add_query(&mut self, param: &'static str, access: Access) {
-        if self.clash.is_none() {
-            if let Some(name) = access.conflict() {
-                self.clash = Some((param, param, name_in(&access, name)));
-            }
+        if self.clash.is_none()
+            && let Some(name) = access.conflict()
+        {
+            self.clash = Some((param, param, name_in(&access, name)));
         }
         if self.clash.is_none() {
             for earlier in &self.queries {

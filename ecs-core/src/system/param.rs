@@ -220,12 +220,12 @@ unsafe impl SystemParam for &World {
 
 macro_rules! tuple_param {
     ($(($name:ident, $state:ident)),*) => {
-        // SAFETY: registers every element, fetches every element from the same world.
         #[allow(
             unused_variables,
             clippy::unused_unit,
             reason = "the empty tuple uses no argument"
         )]
+        // SAFETY: registers every element, fetches every element from the same world.
         unsafe impl<$($name: SystemParam),*> SystemParam for ($($name,)*) {
             type State = ($($name::State,)*);
             type Item<'w> = ($($name::Item<'w>,)*);

@@ -182,9 +182,9 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
             .view()
             .resource_for_write::<R>()
             .ok_or_else(Error::missing_resource::<R>)?;
-        // SAFETY: the cell lives while the world is borrowed for `'w`; this
-        // system alone reaches `R` during the run (fetch contract).
         Ok(ResMut {
+            // SAFETY: the cell lives while the world is borrowed for `'w`;
+            // this system alone reaches `R` during the run (fetch contract).
             value: unsafe { root.as_mut() },
         })
     }
@@ -223,8 +223,8 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Option<ResMut<'_, R>> {
         world: SystemWorld<'w>,
     ) -> Result<Option<ResMut<'w, R>>, Error> {
         let root = world.view().resource_for_write::<R>();
-        // SAFETY: as in `ResMut::fetch`.
         Ok(root.map(|mut root| ResMut {
+            // SAFETY: as in `ResMut::fetch`.
             value: unsafe { root.as_mut() },
         }))
     }

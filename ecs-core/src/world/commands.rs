@@ -26,8 +26,11 @@ enum Command {
         remove: fn(&mut World, Entity) -> Result<(), Error>,
     },
     /// In a `SyncCell`, so that a world holding a queue stays `Sync`.
-    Call(SyncCell<Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send>>),
+    Call(SyncCell<DeferredCall>),
 }
+
+/// A recorded change that is not a despawn or a removal.
+type DeferredCall = Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send>;
 
 /// A buffer of recorded changes, applied to a world in the order they were
 /// recorded. Each system's [`Commands`] write to their own queue; the world
