@@ -61,7 +61,7 @@ pub mod prelude;
 
 pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo};
-pub use ecs_derive::{Component, Query};
+pub use ecs_derive::{Component, Query, SystemParam};
 pub use entity::Entity;
 pub use error::Error;
 pub use query::Query;

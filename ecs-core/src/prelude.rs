@@ -14,4 +14,6 @@
 pub use crate::query::{Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{Schedule, Stage};
 pub use crate::system::{IntoSystem, Local, Res, ResMut, System};
-pub use crate::{Bundle, Commands, Component, Entity, EntityMut, EntityRef, Error, Query, World};
+pub use crate::{
+    Bundle, Commands, Component, Entity, EntityMut, EntityRef, Error, Query, SystemParam, World,
+};

@@ -13,6 +13,7 @@ mod component;
 mod crate_path;
 mod options;
 mod query;
+mod system_param;
 #[cfg(test)]
 mod test_util;
 
@@ -88,6 +89,76 @@ pub fn derive_component(input: TokenStream) -> TokenStream {
 pub fn derive_query(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     query::derive_query(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Implements `ecs_core::system::SystemParam` for a struct of system params,
+/// so a system can take the whole group as one param.
+///
+/// The struct takes one lifetime parameter, the borrow of the world, and
+/// borrows every param for it: `Query<'w, ..>`, `Res<'w, R>`, `ResMut<'w, R>`,
+/// `Option<Res<'w, R>>`, `Option<ResMut<'w, R>>`, `Local<'w, T>`,
+/// `Commands<'w>`, `&'w World`, tuples of these, and other
+/// `#[derive(SystemParam)]` structs. Named and tuple structs work. Type and
+/// const parameters are passed through with the bounds written on the struct
+/// (the derive adds none: `Res<'w, R>` needs `R: Send + Sync + 'static`), but
+/// a field cannot be a bare type parameter, whose borrow of the world the
+/// derive could not name.
+///
+/// Each field is fetched, in order, as if it were a param of its own: what
+/// the struct reads and writes is what its fields do. Two fields that take
+/// `Res`/`ResMut` of the same written type where one writes are rejected at
+/// compile time; every other clash (two queries, a nested struct) is caught by
+/// `Schedule::add_system`, which returns `Error::ConflictingAccess`.
+///
+/// Options, as `#[system_param(...)]` on the struct:
+/// - `crate = "path"`: where `ecs_core` is, when renamed or re-exported.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position { x: f32 }
+/// #[derive(Component)]
+/// struct Velocity { x: f32 }
+/// #[derive(Component)]
+/// struct Frozen;
+/// struct Time { dt: f32 }
+///
+/// #[derive(Query)]
+/// struct Mover<'w> {
+///     pos: &'w mut Position,
+///     vel: &'w Velocity,
+/// }
+///
+/// #[derive(SystemParam)]
+/// struct Physics<'w> {
+///     movers: Query<'w, Mover<'w>, Without<Frozen>>,
+///     time: Res<'w, Time>,
+/// }
+///
+/// fn physics(mut p: Physics) {
+///     for m in p.movers.iter_mut() {
+///         m.pos.x += m.vel.x * p.time.dt;
+///     }
+/// }
+///
+/// let mut world = World::new();
+/// world.insert_resource(Time { dt: 0.5 });
+/// let moving = world.spawn((Position { x: 0.0 }, Velocity { x: 2.0 }));
+/// let frozen = world.spawn((Position { x: 0.0 }, Velocity { x: 2.0 }, Frozen));
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::PostUpdate, physics.named("physics"))?;
+/// schedule.run(&mut world)?;
+/// assert_eq!(world.get::<Position>(moving)?.x, 1.0);
+/// assert_eq!(world.get::<Position>(frozen)?.x, 0.0);
+/// # Ok::<(), Error>(())
+/// ```
+#[proc_macro_derive(SystemParam, attributes(system_param))]
+pub fn derive_system_param(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    system_param::derive_system_param(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

@@ -41,7 +41,9 @@ macro_rules! function_system {
             non_snake_case,
             clippy::unused_unit,
             unused_variables,
-            reason = "bindings are named after type parameters; the empty tuple binds nothing"
+            clippy::too_many_arguments,
+            reason = "bindings are named after type parameters; the empty tuple binds nothing; \
+                      a function of 16 params is called with 16 arguments"
         )]
         impl<Func, $($param: SystemParam),*> SystemParamFunction<fn($($param,)*)> for Func
         where

@@ -2,7 +2,7 @@
 //! frame, each declaring what it reads and writes through its params.
 //!
 //! A system is a function whose arguments are [`SystemParam`]s
-//! ([`Query`](crate::Query), [`Res`], [`ResMut`], `Option<Res<R>>`,
+//! ([`Query`](struct@crate::Query), [`Res`], [`ResMut`], `Option<Res<R>>`,
 //! [`Commands`](crate::Commands), [`Local`], `&World`, tuples, and
 //! `#[derive(SystemParam)]` structs), a closure taking `&mut World` (an
 //! exclusive system, which runs alone), or a type implementing [`System`].

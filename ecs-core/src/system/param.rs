@@ -64,7 +64,8 @@ impl<'w> SystemWorld<'w> {
 /// `#[derive(SystemParam)]` structs of params.
 ///
 /// The trait is the machinery behind systems; a game writes params, not
-/// impls of it. `#[derive(SystemParam)]` writes the impl for a struct.
+/// impls of it. [`#[derive(SystemParam)]`](derive@crate::SystemParam) writes
+/// the impl for a struct of params.
 ///
 /// # Safety
 ///

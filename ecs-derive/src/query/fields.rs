@@ -258,7 +258,7 @@ fn combine(a: Mutability, b: Mutability) -> Mutability {
 }
 
 /// The `T` of `Option<T>`, if `segment` is one.
-fn option_argument(segment: &syn::PathSegment) -> Option<&Type> {
+pub(crate) fn option_argument(segment: &syn::PathSegment) -> Option<&Type> {
     if segment.ident != "Option" {
         return None;
     }
@@ -282,7 +282,7 @@ fn has_lifetime(arguments: &PathArguments) -> bool {
 }
 
 /// A type as written, without the spaces `to_token_stream` puts between tokens.
-fn compact(ty: &Type) -> String {
+pub(crate) fn compact(ty: &Type) -> String {
     let spaced = ty.to_token_stream().to_string();
     let mut out = String::with_capacity(spaced.len());
     let mut chars = spaced.chars().peekable();

@@ -1,7 +1,7 @@
 //! `#[derive(Query)]`: a struct of fetches that a query yields per entity.
 
 mod expand;
-mod fields;
+pub(crate) mod fields;
 
 use proc_macro2::TokenStream;
 use syn::{Data, DeriveInput, GenericParam, Lifetime};
