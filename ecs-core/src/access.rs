@@ -325,6 +325,13 @@ impl Access {
     }
 
     /// The types every matched entity holds.
+    #[cfg_attr(
+        not(feature = "parallel"),
+        allow(
+            dead_code,
+            reason = "the executor estimates work only to decide on threads"
+        )
+    )]
     pub(crate) fn required(&self) -> &[TypeId] {
         &self.with
     }

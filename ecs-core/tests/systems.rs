@@ -47,6 +47,18 @@ fn reaper(q: Query<(Entity, &Health)>, mut commands: Commands, mut score: ResMut
     }
 }
 
+// A system declared as a typed struct of what it touches.
+#[derive(SystemParam)]
+struct Physics<'w> {
+    movers: Query<'w, Mover<'w>, Without<Frozen>>,
+    time: Res<'w, Time>,
+}
+fn physics(mut p: Physics) {
+    for m in p.movers.iter_mut() {
+        m.pos.x += m.vel.x * p.time.dt;
+    }
+}
+
 fn spawner(mut commands: Commands, mut frame: Local<u32>) {
     *frame += 1;
     let e = commands.spawn((Position { x: 0., y: 0. }, Health(3)));
@@ -70,30 +82,37 @@ fn the_issue_snippet_runs_a_frame() -> Result<(), Error> {
     schedule.add_system(Stage::Update, movement)?;
     schedule.add_system(Stage::Update, reaper.after("movement"))?;
     schedule.add_system(Stage::PreUpdate, spawner)?;
+    schedule.add_system(Stage::PostUpdate, physics.named("physics"))?;
     schedule.add_system(Stage::Last, |world: &mut World| {
         world.insert_resource(Time { dt: 0.0 });
     })?;
     schedule.run(&mut world)?;
+    schedule.remove_system("physics")?;
 
     assert!(!world.is_alive(dying));
     assert_eq!(world.resource::<Score>()?.0, 1);
     assert_eq!(world.get::<Position>(frozen)?.x, 0.0);
-    assert_eq!(world.get::<Position>(moving)?.x, 1.0);
-    // The spawner's entity existed by Update, so movement moved it too.
+    // movement and then physics each moved it by 60 * dt.
+    assert_eq!(world.get::<Position>(moving)?.x, 2.0);
+    // The spawner's entity existed by Update, so both moved it too.
     let spawned: Vec<_> = world
         .query::<(&Position, &Velocity, &Health)>()
         .iter()
         .map(|(p, _, h)| (p.x, h.0))
         .collect();
-    assert_eq!(spawned, [(1.0 / 60.0, 3)]);
+    assert_eq!(spawned, [(2.0 / 60.0, 3)]);
     assert_eq!(
         world.resource::<Time>()?.dt,
         0.0,
         "the exclusive system ran last"
     );
 
-    schedule.remove_system("reaper")?;
-    assert!(!schedule.contains_system("reaper"));
+    // Without physics, a second frame moves by one step only (dt is 0 now).
+    assert!(!schedule.contains_system("physics"));
+    world.insert_resource(Time { dt: 1.0 / 60.0 });
+    schedule.run(&mut world)?;
+    assert_eq!(world.get::<Position>(moving)?.x, 3.0);
+    assert_eq!(world.resource::<Score>()?.0, 1);
     Ok(())
 }
 
@@ -574,4 +593,28 @@ fn sixteen_params_make_a_system() {
     let mut schedule = Schedule::new();
     schedule.add_system(Stage::Update, wide).unwrap();
     schedule.run(&mut world).unwrap();
+}
+
+#[test]
+fn the_issue_snippet_verbatim() -> Result<(), Error> {
+    let mut world = World::new();
+    world.insert_resource(Time { dt: 1.0 / 60.0 });
+    world.insert_resource(Score::default());
+
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, movement)?; // named "movement"
+    schedule.add_system(Stage::Update, reaper.after("movement"))?;
+    schedule.add_system(Stage::PreUpdate, spawner)?;
+    schedule.add_system(Stage::PostUpdate, physics.named("physics"))?;
+    schedule.add_system(
+        Stage::Last,
+        |_world: &mut World| { /* exclusive: runs alone */ },
+    )?;
+    schedule.run(&mut world)?; // one frame
+    schedule.remove_system("physics")?;
+    assert_eq!(world.resource::<Score>()?.0, 0);
+    // The spawner's entity got its velocity and moved in Update and PostUpdate.
+    let (p, h) = world.query::<(&Position, &Health)>().single()?;
+    assert_eq!((p.x, h.0), (2.0 / 60.0, 3));
+    Ok(())
 }

@@ -5,8 +5,11 @@ use std::panic::{self, AssertUnwindSafe};
 
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::system::{SystemAccess, SystemWorld};
+#[cfg(feature = "parallel")]
+use crate::system::SystemAccess;
+use crate::system::SystemWorld;
 use crate::util::PanicPayload;
+#[cfg(feature = "parallel")]
 use crate::view::WorldView;
 use crate::world::{ReservationLane, World};
 
@@ -16,6 +19,10 @@ use super::{CommandError, SystemSlot};
 
 /// How the schedule wants its stages run.
 #[derive(Clone, Copy)]
+#[cfg_attr(
+    not(feature = "parallel"),
+    allow(dead_code, reason = "without threads every batch runs inline")
+)]
 pub(crate) struct Options {
     pub(crate) parallel: bool,
     pub(crate) threshold: usize,
@@ -210,6 +217,7 @@ fn run_parallel(_: &mut [SystemSlot], _: &[usize], _: &[bool], _: &World) -> Vec
 }
 
 /// A system's estimated work: the entities its queries drive, summed.
+#[cfg(feature = "parallel")]
 fn estimate(access: &SystemAccess, view: WorldView<'_>) -> usize {
     access
         .required_per_query()

@@ -313,6 +313,13 @@ impl SystemAccess {
 
     /// The component types each query param requires, per param: how the
     /// executor estimates a system's work from storage lengths.
+    #[cfg_attr(
+        not(feature = "parallel"),
+        allow(
+            dead_code,
+            reason = "the executor estimates work only to decide on threads"
+        )
+    )]
     pub(crate) fn required_per_query(&self) -> impl Iterator<Item = &[TypeId]> {
         self.queries.iter().map(|q| q.access.required())
     }
