@@ -74,4 +74,6 @@ const _: () = {
     assert_send_sync::<World>();
     assert_send_sync::<Entity>();
     assert_send_sync::<Error>();
+    const fn assert_send<T: Send>() {}
+    assert_send::<Schedule>();
 };

@@ -415,6 +415,11 @@ impl World {
     /// while the world cannot be changed directly; [`flush`](World::flush)
     /// applies them.
     ///
+    /// An id from [`Commands::spawn`] is never handed out to anyone else:
+    /// any change of structure (a `spawn`, a `despawn`, a schedule's `run`)
+    /// first makes the reserved entities alive, empty until `flush` gives
+    /// them their components.
+    ///
     /// ```
     /// use ecs_core::prelude::*;
     ///
