@@ -3,13 +3,14 @@
 //! binary times, so a workload is written once.
 //!
 //! `cargo bench -p ecs-bench --bench ecs` runs them all; add a filter such as
-//! `-- iteration` for one topic. Worlds are built only for the benches the
-//! filter keeps.
+//! `-- iteration` for one topic (`-- systems`: schedules and commands).
+//! Worlds are built only for the benches the filter keeps.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ecs_bench::harness::{Contender, Timed};
 use ecs_bench::workloads::{
-    add_remove, big_iter, frag_iter, random_get, simple_insert, simple_iter,
+    add_remove, big_iter, commands, empty_systems, frag_iter, heavy_compute, random_get, schedule,
+    schedule_many, simple_insert, simple_iter,
 };
 
 /// Every bench, in run order: its group, its name, and the contender it times.
@@ -22,6 +23,11 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
     let simple_iter = simple_iter::workload();
     let frag_iter = frag_iter::workload();
     let big_iter = big_iter::workload();
+    let schedule = schedule::workload();
+    let heavy_compute = heavy_compute::workload();
+    let empty_systems = empty_systems::workload();
+    let schedule_many = schedule_many::workload();
+    let commands = commands::workload();
     vec![
         (
             "spawn",
@@ -60,6 +66,41 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             "iteration",
             "ideal_frag_iter_26x20",
             frag_iter.contender("ideal"),
+        ),
+        (
+            "systems",
+            "schedule_3_systems_40k",
+            schedule.contender("ours"),
+        ),
+        (
+            "systems",
+            "heavy_compute_par_for_each_1k",
+            heavy_compute.contender("ours"),
+        ),
+        (
+            "systems",
+            "heavy_compute_schedule_1k",
+            heavy_compute.contender("ours_schedule"),
+        ),
+        (
+            "systems",
+            "empty_systems_100",
+            empty_systems.contender("ours"),
+        ),
+        (
+            "systems",
+            "schedule_many_100_systems",
+            schedule_many.contender("ours"),
+        ),
+        (
+            "systems",
+            "commands_system_1k_spawn_1k_despawn",
+            commands.contender("ours"),
+        ),
+        (
+            "systems",
+            "commands_world_1k_spawn_1k_despawn",
+            commands.contender("ours_world_commands"),
         ),
     ]
 }

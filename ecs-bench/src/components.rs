@@ -138,3 +138,50 @@ pub fn spawn_fragmented(world: &mut World) {
     }
     for_each_frag_type!(spawn_type!(world));
 }
+
+/// A component that is one `f32`: the lettered components `A` to `Z`. Lets
+/// generic systems (schedule's, schedule_many's) reach the value.
+pub trait Scalar: Copy + Send + Sync + 'static {
+    /// The letter's place in the alphabet, from 0 for `A`.
+    const INDEX: usize;
+
+    /// The component holding `value`.
+    fn new(value: f32) -> Self;
+
+    /// The value.
+    fn value(&self) -> f32;
+
+    /// The value, to change it.
+    fn value_mut(&mut self) -> &mut f32;
+}
+
+/// Implements [`Scalar`] for each letter with its index.
+macro_rules! scalars {
+    ($($name:ident $index:literal)*) => {
+        $(
+            impl Scalar for $name {
+                const INDEX: usize = $index;
+
+                #[inline]
+                fn new(value: f32) -> Self {
+                    Self(value)
+                }
+
+                #[inline]
+                fn value(&self) -> f32 {
+                    self.0
+                }
+
+                #[inline]
+                fn value_mut(&mut self) -> &mut f32 {
+                    &mut self.0
+                }
+            }
+        )*
+    };
+}
+
+scalars! {
+    A 0 B 1 C 2 D 3 E 4 F 5 G 6 H 7 I 8 J 9 K 10 L 11 M 12
+    N 13 O 14 P 15 Q 16 R 17 S 18 T 19 U 20 V 21 W 22 X 23 Y 24 Z 25
+}

@@ -76,6 +76,16 @@ impl Contender {
     }
 }
 
+/// What one run is made of, when it is many of one thing (100 systems, 2,000
+/// commands): the report then gives the time per item beside the time per run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Items {
+    /// How many items one run does.
+    pub count: usize,
+    /// What an item is, singular (`system`, `command`).
+    pub name: &'static str,
+}
+
 /// A workload: what it measures, and who runs it.
 #[derive(Clone, Copy)]
 pub struct Workload {
@@ -83,6 +93,8 @@ pub struct Workload {
     pub name: &'static str,
     /// What one run does, in a sentence.
     pub summary: &'static str,
+    /// What one run is made of, if it is many of one thing.
+    pub items: Option<Items>,
     /// The contenders: `ideal` first, then `ours`, then the peers (with the
     /// `peers` feature).
     pub contenders: fn() -> Vec<Contender>,

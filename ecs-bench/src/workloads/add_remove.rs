@@ -15,6 +15,7 @@ pub fn workload() -> Workload {
     Workload {
         name: "add_remove",
         summary: "add a component to 10,000 entities, then remove it from all of them",
+        items: None,
         contenders: || {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "Vec<Option<Extra>>"),

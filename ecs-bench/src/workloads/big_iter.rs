@@ -12,6 +12,7 @@ pub fn workload() -> Workload {
     Workload {
         name: "big_iter",
         summary: "position += velocity over 1,000,000 entities with Position and Velocity",
+        items: None,
         contenders: simple_iter::contenders::<ENTITIES, false>,
     }
 }

@@ -14,6 +14,7 @@ pub fn workload() -> Workload {
     Workload {
         name: "despawn_churn",
         summary: "100,000 entities with Position and Velocity: despawn every third, spawn as many again",
+        items: None,
         contenders: || {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "slab: Vec<Option<_>> + free list"),

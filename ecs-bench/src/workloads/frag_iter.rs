@@ -13,6 +13,7 @@ pub fn workload() -> Workload {
     Workload {
         name: "frag_iter",
         summary: "data *= 2 over 520 entities in 26 kinds (each kind: one of A..Z, plus Data)",
+        items: None,
         contenders: || {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "one Vec"),

@@ -17,10 +17,15 @@ pub fn workload() -> Workload {
     Workload {
         name: "heavy_compute",
         summary: "1,000 entities, in parallel: invert a 4x4 matrix 100 times, then transform the position",
+        items: None,
         contenders: || {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "rayon par_iter_mut over two Vecs"),
                 Contender::of::<Ours>("ours", "query.par_for_each"),
+                Contender::of::<OursSchedule>(
+                    "ours_schedule",
+                    "Schedule, 1 system in Update: query.par_for_each",
+                ),
             ];
             #[cfg(feature = "peers")]
             let list = [list, peers::contenders()].concat();
@@ -104,6 +109,40 @@ impl Bench for Ours {
 
     fn checksum(&mut self) -> f64 {
         state_sum(self.0.query_ref::<(&Position, &Transform)>().iter())
+    }
+}
+
+/// heavy_compute as a system: the same `par_for_each`, from inside a frame.
+fn heavy_system(mut query: ecs_core::Query<(&mut Position, &mut Transform)>) {
+    query.par_for_each(|(p, t)| step(p, t));
+}
+
+/// Ours through a [`Schedule`](ecs_core::Schedule): one system, so the
+/// schedule runs it on the calling thread and `par_for_each` spreads the
+/// entities over rayon's pool, as `ours` does without a schedule.
+struct OursSchedule {
+    world: ecs_core::World,
+    schedule: ecs_core::Schedule,
+}
+
+impl Bench for OursSchedule {
+    fn setup() -> Self {
+        let Ours(world) = Ours::setup();
+        let mut schedule = ecs_core::Schedule::new();
+        schedule
+            .add_system(ecs_core::Stage::Update, heavy_system)
+            .expect("the system's params do not clash");
+        Self { world, schedule }
+    }
+
+    fn run(&mut self) {
+        self.schedule
+            .run(&mut self.world)
+            .expect("the system can run");
+    }
+
+    fn checksum(&mut self) -> f64 {
+        state_sum(self.world.query_ref::<(&Position, &Transform)>().iter())
     }
 }
 

@@ -4,17 +4,25 @@
 //! shipyard, sparsey, specs and legion.
 //!
 //! Each module `name.rs` holds the workload, `ideal` and `ours`; `name/peers.rs`
-//! holds the other libraries. A new workload (schedule, serialize_text, ..) is a
-//! new module with a `workload()` function, listed in [`all`].
+//! holds the other libraries. A new workload (serialize_text, ..) is a new
+//! module with a `workload()` function, listed in [`all`].
+//!
+//! [`schedule`], [`empty_systems`], [`schedule_many`] and [`commands`] run
+//! through each library's scheduler and command buffer; heavy_compute has an
+//! `ours_schedule` row, its system run by a `Schedule`.
 //! [`memory`] is the exception: a figure, not a time.
 
 pub mod add_remove;
 pub mod big_iter;
+pub mod commands;
 pub mod despawn_churn;
+pub mod empty_systems;
 pub mod frag_iter;
 pub mod heavy_compute;
 pub mod memory;
 pub mod random_get;
+pub mod schedule;
+pub mod schedule_many;
 pub mod simple_insert;
 pub mod simple_iter;
 
@@ -32,5 +40,9 @@ pub fn all() -> Vec<Workload> {
         random_get::workload(),
         despawn_churn::workload(),
         big_iter::workload(),
+        schedule::workload(),
+        empty_systems::workload(),
+        schedule_many::workload(),
+        commands::workload(),
     ]
 }

@@ -18,6 +18,7 @@ pub fn workload() -> Workload {
     Workload {
         name: "random_get",
         summary: "read Position of 10,000 random live entities among 100,000 (4 components each)",
+        items: None,
         contenders: || {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "Vec indexed by position"),

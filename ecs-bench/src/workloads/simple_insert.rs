@@ -13,6 +13,7 @@ pub fn one_by_one() -> Workload {
     Workload {
         name: "simple_insert",
         summary: "a new world, then 10,000 entities with 4 components (100 bytes), one spawn each",
+        items: None,
         contenders: || {
             let list = vec![
                 Contender::of::<Ideal<false>>("ideal", "Vec::push into 4 Vecs"),
@@ -30,6 +31,7 @@ pub fn batch() -> Workload {
     Workload {
         name: "simple_insert_batch",
         summary: "a new world, then 10,000 entities with 4 components through the batch spawn",
+        items: None,
         contenders: || {
             let list = vec![
                 Contender::of::<Ideal<true>>("ideal", "Vec::with_capacity + extend"),

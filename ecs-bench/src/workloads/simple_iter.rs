@@ -16,6 +16,7 @@ pub fn workload() -> Workload {
     Workload {
         name: "simple_iter",
         summary: "position += velocity over 10,000 entities with 4 components",
+        items: None,
         contenders: contenders::<ENTITIES, true>,
     }
 }

@@ -153,8 +153,15 @@ fn run_workloads(options: &Options) -> Vec<WorkloadResult> {
         };
         let ours = result.ours();
         for timing in &result.timings {
+            let per = workload.items.map_or_else(String::new, |items| {
+                format!(
+                    "  ({} per {})",
+                    format_seconds(report::per_item(timing.median(), items)),
+                    items.name
+                )
+            });
             eprintln!(
-                "  {:<16} {:>10}  {}",
+                "  {:<22} {:>10}  {}{per}",
                 timing.contender.name,
                 format_seconds(timing.median()),
                 format_ratio(timing.median() / ours)

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use ecs_bench::harness::Workload;
+use ecs_bench::harness::{Items, Workload};
 use ecs_bench::workloads::memory;
 
 use crate::machine::Machine;
@@ -236,10 +236,16 @@ fn summary(out: &mut String, results: &Results) {
 
 fn workload_section(out: &mut String, result: &WorkloadResult) {
     let name = result.workload.name;
+    let items = result.workload.items;
+    let (per_header, per_rule) = match items {
+        Some(items) => (format!(" per {} |", items.name), "---:|"),
+        None => (String::new(), ""),
+    };
     let _ = writeln!(
         out,
         "## {name}\n\n{}.\n\n![{name}]({})\n\n\
-         | library | path | median | ratio to ours | spread |\n|---|---|---:|---:|---:|",
+         | library | path | median |{per_header} ratio to ours | spread |\n\
+         |---|---|---:|{per_rule}---:|---:|",
         capitalized(result.workload.summary),
         chart_path(name),
     );
@@ -250,9 +256,12 @@ fn workload_section(out: &mut String, result: &WorkloadResult) {
         } else {
             timing.contender.name.to_owned()
         };
+        let per = items.map_or_else(String::new, |items| {
+            format!(" {} |", format_seconds(per_item(timing.median(), items)))
+        });
         let _ = writeln!(
             out,
-            "| {label} | {} | {} | {} | {:.0} % |",
+            "| {label} | {} | {} |{per} {} | {:.0} % |",
             timing.contender.path,
             format_seconds(timing.median()),
             format_ratio(timing.median() / ours),
@@ -260,6 +269,11 @@ fn workload_section(out: &mut String, result: &WorkloadResult) {
         );
     }
     let _ = writeln!(out);
+}
+
+/// The time of one item of a run that takes `seconds` and is made of `items`.
+pub fn per_item(seconds: f64, items: Items) -> f64 {
+    seconds / items.count as f64
 }
 
 fn memory_section(out: &mut String, memory: &[MemoryResult]) {
@@ -301,8 +315,9 @@ fn footer(out: &mut String) {
         out,
         "## Notes\n\n\
          - Workloads follow [ecs_bench_suite](https://github.com/rust-gamedev/ecs_bench_suite) \
-         where it defines one (simple_insert, simple_iter, frag_iter, heavy_compute, add_remove); \
-         random_get, despawn_churn, big_iter and memory are this project's. The code is in \
+         where it defines one (simple_insert, simple_iter, frag_iter, heavy_compute, add_remove, \
+         schedule); random_get, despawn_churn, big_iter, empty_systems, schedule_many, commands and \
+         memory are this project's. The code is in \
          `ecs-bench/src/workloads/`, one module per workload and one small implementation per \
          library; after setup and one run, every library's checksum must equal `ideal`'s, so no \
          contender skips work.\n\
@@ -312,8 +327,16 @@ fn footer(out: &mut String) {
          ComputeTaskPool); shipyard `std`, `parallel`, `proc`; sparsey `std`, `parallel`; \
          specs `parallel` (every component in a `VecStorage`); legion `parallel`. Parallel \
          iteration uses rayon's global pool everywhere but in bevy.\n\
-         - Not measured yet: schedule, serialize_text and serialize_binary need systems and \
-         snapshots, which ecs-core does not have yet. Each will be one new module.\n\
+         - schedule, empty_systems, schedule_many and commands run through each library's \
+         scheduler (bevy's `Schedule`, shipyard's workloads, specs' `Dispatcher`, legion's \
+         `Schedule`) and deferred command buffer. hecs and sparsey have no scheduler, so they run \
+         the same queries by hand, as `ours_by_hand` does; shipyard and sparsey have no command \
+         buffer, so they have no commands row. In schedule_many the result depends on the order of \
+         conflicting systems: ours, shipyard and legion keep the order the systems were added in, \
+         bevy and specs are given that order explicitly (system sets, dependencies). The \
+         `_single_threaded` rows are the same schedule on the calling thread alone.\n\
+         - Not measured yet: serialize_text and serialize_binary need snapshots, which ecs-core \
+         does not have yet. Each will be one new module.\n\
          - The same rows as criterion benches: `cargo bench -p ecs-bench --bench compare \
          --features peers` (ours and ideal only without the feature)."
     );

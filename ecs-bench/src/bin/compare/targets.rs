@@ -60,9 +60,26 @@ fn time(target: String, value: f64, limit: f64) -> Check {
     }
 }
 
+/// The workloads issue 4 set targets for; the later ones (schedule and the
+/// other systems workloads) have none yet and are reported without a verdict.
+const TARGETED: [&str; 9] = [
+    "simple_insert",
+    "simple_insert_batch",
+    "simple_iter",
+    "frag_iter",
+    "heavy_compute",
+    "add_remove",
+    "random_get",
+    "despawn_churn",
+    "big_iter",
+];
+
 /// The workload-by-workload targets.
 fn workload_checks(result: &WorkloadResult, checks: &mut Vec<Check>) {
     let name = result.workload.name;
+    if !TARGETED.contains(&name) {
+        return;
+    }
     let best = result.best_ours();
     if let Some(peer) = result.best_peer() {
         let limit = if name == "simple_insert" { 0.5 } else { 1.0 };
