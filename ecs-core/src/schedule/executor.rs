@@ -25,7 +25,11 @@ use super::{CommandError, SystemSlot};
 )]
 pub(crate) struct Options {
     pub(crate) parallel: bool,
+    /// Entities of estimated work that make a system heavy before it has run.
     pub(crate) threshold: usize,
+    /// Ticks of its last run that make a system heavy once it has run, when
+    /// the clock is calibrated.
+    pub(crate) min_run_ticks: Option<u64>,
 }
 
 /// What running a stage produced besides its effects on the world.
@@ -161,7 +165,14 @@ fn heavy_systems(
         return None;
     }
     let view = world.view();
-    let is_heavy = |i: usize| estimate(systems[i].system.access(), view) >= options.threshold;
+    let is_heavy = |i: usize| {
+        let slot = &systems[i];
+        match options.min_run_ticks {
+            _ if options.threshold == 0 => true,
+            Some(min) if slot.timing.runs > 0 => slot.timing.last >= min,
+            _ => estimate(slot.system.access(), view) >= options.threshold,
+        }
+    };
     if batch.iter().filter(|&&i| is_heavy(i)).take(2).count() < 2 {
         return None;
     }

@@ -28,9 +28,14 @@ pub use stats::SystemStats;
 use order::{Node, Plan};
 use stats::{Calibration, Timing, ticks};
 
-/// Below this many entities of estimated work, a system runs on the calling
-/// thread rather than being handed to another: the hand-off costs more.
-pub const DEFAULT_PARALLEL_THRESHOLD: usize = 4096;
+/// Below this many entities of estimated work, a system that has not run yet
+/// runs on the calling thread rather than being handed to another: waking a
+/// thread costs more than a few thousand cheap updates.
+pub const DEFAULT_PARALLEL_THRESHOLD: usize = 16_384;
+
+/// Once a system has run, its last run time decides instead: below this, it
+/// runs on the calling thread.
+pub const PARALLEL_MIN_RUN: core::time::Duration = core::time::Duration::from_micros(50);
 
 /// A command that failed when its system's buffer applied (its entity died
 /// meanwhile), with the system that recorded it.
@@ -227,10 +232,12 @@ impl Schedule {
     }
 
     /// Sets how many entities of estimated work (the entities its queries
-    /// drive, summed) a system needs before it is handed to another thread.
-    /// A batch runs in parallel only when two or more of its systems reach
-    /// it; lighter systems run on the calling thread. 0 hands every system
-    /// of a batch of two or more to the pool.
+    /// drive, summed) a system that has not run yet needs before it is
+    /// handed to another thread; once it has run, its last run time decides
+    /// ([`PARALLEL_MIN_RUN`]). A batch runs in parallel only when two or more
+    /// of its systems are heavy; lighter systems run on the calling thread.
+    /// 0 hands every system of a batch of two or more to the pool.
+    /// Results never depend on it: only the threads used do.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -449,6 +456,7 @@ impl Schedule {
         let options = executor::Options {
             parallel: self.parallel,
             threshold: self.parallel_threshold,
+            min_run_ticks: self.clock.ticks_for(PARALLEL_MIN_RUN),
         };
         for stage in &mut self.stages {
             let plan = stage.plan.as_ref().expect("planned above");

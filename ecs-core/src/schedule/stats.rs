@@ -38,6 +38,15 @@ impl Calibration {
         self.ticks += u128::from(ticks);
     }
 
+    /// How many ticks `duration` takes, once a frame has been timed.
+    pub(crate) fn ticks_for(&self, duration: Duration) -> Option<u64> {
+        if self.nanos == 0 {
+            return None;
+        }
+        let ticks = duration.as_nanos() * self.ticks / self.nanos;
+        Some(u64::try_from(ticks).unwrap_or(u64::MAX))
+    }
+
     pub(crate) fn duration(&self, ticks: u64) -> Duration {
         if self.ticks == 0 {
             return Duration::ZERO;
