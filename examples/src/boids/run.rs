@@ -4,7 +4,9 @@
 use std::time::Instant;
 
 use super::cli::Options;
-use super::{BoxError, Config, GifWriter, Progress, Report, Scene, Search, Simulation, write_png};
+use super::{
+    BoxError, Config, GifWriter, Obstacle, Progress, Report, Scene, Search, Simulation, write_png,
+};
 
 /// Runs the simulation `options` describe and returns its report. With
 /// `--threads`, everything runs inside a pool of that many threads: the
@@ -69,7 +71,7 @@ fn run_here(options: &Options) -> Result<Report, BoxError> {
             "boids: {} boids, {} predators, {} obstacles, {} search, {} threads, seed {}",
             config.boids,
             config.predators,
-            sim.world().query_ref::<&super::Obstacle>().iter().count(),
+            sim.world().query_ref::<&Obstacle>().iter().count(),
             match config.search {
                 Search::Grid => "grid",
                 Search::Naive => "naive O(n^2)",
