@@ -1,2 +1,9 @@
 //! Runnable examples of `ecs-core`. Run one with
 //! `cargo run --release -p examples --example <name>`; the sources are in `examples/examples/`.
+//!
+//! The larger demos keep their simulation here, in the library, so tests and
+//! benches can run the very code the demo runs: [`boids`].
+
+#![forbid(unsafe_code)]
+
+pub mod boids;
