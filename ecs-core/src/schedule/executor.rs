@@ -56,7 +56,8 @@ struct Pending {
 ///
 /// # Panics
 /// Resumes the first panic of a system once the stage's pending commands
-/// are dropped and its reserved entities despawned.
+/// are dropped and its reserved entities despawned, and the panic of a
+/// command once the buffers not applied yet are dropped.
 pub(crate) fn run_stage(
     systems: &mut [SystemSlot],
     plan: &Plan,
@@ -308,17 +309,40 @@ fn apply(
             continue;
         }
         let SystemSlot { name, system, .. } = &mut systems[i];
-        system.apply(
-            world,
-            &mut |error| {
-                errors.push(CommandError {
-                    system: name.to_string(),
-                    error,
-                });
-            },
-            &mut asked,
-        );
+        let applied = panic::catch_unwind(AssertUnwindSafe(|| {
+            system.apply(
+                world,
+                &mut |error| {
+                    errors.push(CommandError {
+                        system: name.to_string(),
+                        error,
+                    });
+                },
+                &mut asked,
+            );
+        }));
+        if let Err(payload) = applied {
+            // A command panicked. The buffers not applied yet (this one's
+            // rest included) name ids reserved in this world for this frame:
+            // kept, they would apply next frame to whatever entities hold
+            // those ids then, in whatever world the schedule runs on.
+            pending.ran[i] = true;
+            discard_pending(systems, pending);
+            panic::resume_unwind(payload);
+        }
         removals.extend(asked.drain(..).map(|removed| (name.to_string(), removed)));
+    }
+}
+
+/// Drops, unapplied, the buffers of every system that ran since the last
+/// sync point.
+fn discard_pending(systems: &mut [SystemSlot], pending: &mut Pending) {
+    for (slot, ran) in systems.iter_mut().zip(&mut pending.ran) {
+        if core::mem::take(ran) {
+            // The panic being handled is the one the caller resumes; a value
+            // whose drop panics here is dropped past, like the rest.
+            let _ = panic::catch_unwind(AssertUnwindSafe(|| slot.system.discard()));
+        }
     }
 }
 
@@ -326,13 +350,7 @@ fn apply(
 /// entity the stage reserved, so no half-applied stage and no id that
 /// names an entity nobody spawned is left behind.
 fn drop_pending(systems: &mut [SystemSlot], pending: &mut Pending, world: &mut World) {
-    for (slot, ran) in systems.iter_mut().zip(&mut pending.ran) {
-        if core::mem::take(ran) {
-            // The system's own panic is the one the caller resumes; a value
-            // whose drop panics here is dropped past, like the rest.
-            let _ = panic::catch_unwind(AssertUnwindSafe(|| slot.system.discard()));
-        }
-    }
+    discard_pending(systems, pending);
     for entity in settle(world) {
         let _ = world.despawn(entity);
     }
@@ -344,4 +362,119 @@ fn settle(world: &mut World) -> Vec<Entity> {
     let mut made = Vec::new();
     world.settle_reserved_with(|entity| made.push(entity));
     made
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+    use crate::system::{AnySystem, IntoSystem, SystemWorld};
+    use crate::world::ReservationLane;
+
+    #[derive(Component)]
+    struct Health(u64);
+    #[derive(Component)]
+    struct Boss;
+
+    /// Runs `systems` as one batch, at once on their own threads with their
+    /// own reservation lanes, the way `run_batch` and `run_parallel` do, then
+    /// applies their commands. Std threads stand in for rayon's pool so that
+    /// miri's Stacked Borrows can check this (it rejects crossbeam-epoch,
+    /// which the pool uses).
+    fn run_at_once(world: &mut World, systems: Vec<Box<dyn AnySystem>>) {
+        for (i, a) in systems.iter().enumerate() {
+            for b in &systems[i + 1..] {
+                assert!(a.access().conflict_with(b.access()).is_none());
+            }
+        }
+        let base = world.reserved_count();
+        let stride = systems.len() as u32;
+        let mut jobs: Vec<_> = systems
+            .into_iter()
+            .zip(0..)
+            .map(|(system, index)| (system, ReservationLane::new(base, index, stride)))
+            .collect();
+        let shared: &World = world;
+        std::thread::scope(|scope| {
+            for (system, lane) in &mut jobs {
+                let lane = &*lane;
+                // SAFETY: no two of the systems conflict (checked above), and
+                // the world is borrowed exclusively for the scope.
+                scope.spawn(move || unsafe {
+                    system.run(SystemWorld::new(shared, Some(lane))).unwrap();
+                });
+            }
+        });
+        for (system, _) in &mut jobs {
+            system.apply(world, &mut |error| panic!("{error}"), &mut Vec::new());
+        }
+    }
+
+    /// Systems of one batch that reach one storage for disjoint entities
+    /// build their columns at the same time: taking the data pointer must not
+    /// go through a `&mut` to the storage's data vector, which would race
+    /// with the other system's (a data race under Stacked Borrows).
+    #[test]
+    fn disjoint_users_of_one_storage_build_their_columns_at_once() {
+        let mut world = World::new();
+        let boss = world.spawn((Health(0), Boss));
+        let minion = world.spawn(Health(0));
+        let bosses = |mut q: Query<&mut Health, With<Boss>>| q.for_each(|h| h.0 += 1);
+        let some_bosses = |mut q: Query<Option<&mut Health>, With<Boss>>| {
+            q.iter_mut().flatten().for_each(|h| h.0 += 100);
+        };
+        let minions = |mut q: Query<&mut Health, Without<Boss>>| q.for_each(|h| h.0 += 10);
+        let read_bosses = |q: Query<&Health, With<Boss>>| assert_eq!(q.iter().count(), 1);
+        let batches = [
+            [bosses.into_config().system, minions.into_config().system],
+            [
+                read_bosses.into_config().system,
+                minions.into_config().system,
+            ],
+            [
+                some_bosses.into_config().system,
+                minions.into_config().system,
+            ],
+        ];
+        for batch in batches {
+            run_at_once(&mut world, batch.into());
+        }
+        assert_eq!(world.get::<Health>(boss).unwrap().0, 101);
+        assert_eq!(world.get::<Health>(minion).unwrap().0, 30);
+    }
+
+    /// Systems that spawn through commands run beside one that reads the
+    /// whole world: reserving ids only touches atomics, and every spawn gets
+    /// its own id.
+    #[test]
+    fn spawners_and_a_world_reader_at_once() {
+        let mut world = World::new();
+        let gone = world.spawn(());
+        world.spawn(Health(1));
+        world.despawn(gone).unwrap();
+        let spawn = |mut commands: Commands| {
+            for i in 0..2 {
+                commands.spawn(Health(i));
+            }
+        };
+        let read = |world: &World| {
+            assert_eq!(world.len(), 1, "reservations are not alive yet");
+            assert_eq!(world.query_ref::<&Health>().iter().count(), 1);
+        };
+        run_at_once(
+            &mut world,
+            vec![
+                spawn.into_config().system,
+                read.into_config().system,
+                spawn.into_config().system,
+            ],
+        );
+        let mut ids: Vec<Entity> = world
+            .query::<(Entity, &Health)>()
+            .iter()
+            .map(|(e, _)| e)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 5);
+    }
 }

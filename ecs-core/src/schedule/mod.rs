@@ -439,7 +439,10 @@ impl Schedule {
     /// batch finish and the world is left consistent: the commands its stage
     /// recorded since the last exclusive system are dropped unapplied (each
     /// value dropped once), the entities they reserved are despawned, and no
-    /// later stage runs that frame. The schedule runs again next frame.
+    /// later stage runs that frame. A panic in a command while the stage's
+    /// commands apply reaches the caller once the buffers not applied yet
+    /// are dropped, so none of them applies to a later frame. The schedule
+    /// runs again next frame.
     pub fn run(&mut self, world: &mut World) -> Result<(), Error> {
         for stage in &mut self.stages {
             if stage.plan.is_none() {

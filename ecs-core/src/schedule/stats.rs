@@ -8,15 +8,16 @@ use super::Stage;
 /// A reading of the cheapest monotonic counter at hand: the time-stamp
 /// counter on x86-64 (about 10 ns to read, where `Instant::now` can cost
 /// 50 ns in a virtual machine, which would double the cost of a small
-/// system), elsewhere nanoseconds since the first reading.
+/// system), elsewhere (and under miri, which cannot run `rdtsc`)
+/// nanoseconds since the first reading.
 #[inline(always)]
 pub(crate) fn ticks() -> u64 {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         // SAFETY: `rdtsc` exists on every x86-64 processor and only reads a counter.
         unsafe { core::arch::x86_64::_rdtsc() }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(any(not(target_arch = "x86_64"), miri))]
     {
         static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
         let epoch = *EPOCH.get_or_init(std::time::Instant::now);

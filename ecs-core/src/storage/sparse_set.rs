@@ -1,6 +1,7 @@
 //! One component type's storage: a sparse index over dense, parallel arrays.
 
-use core::ptr::{NonNull, addr_of_mut};
+use core::mem::ManuallyDrop;
+use core::ptr::NonNull;
 
 use super::sparse_index::{SparseIndex, SparseSlot};
 use crate::entity::Entity;
@@ -174,17 +175,28 @@ impl<T> SparseSet<T> {
         unsafe { NonNull::new_unchecked((*set).data.as_ptr().cast_mut()) }
     }
 
-    /// A writable pointer to the set's data, touching no other field.
+    /// A writable pointer to the set's data, touching no other field and
+    /// making no reference to the data vector.
+    ///
+    /// Systems of one parallel batch may build columns of the same set at
+    /// once (for disjoint entities: `With<A>` beside `Without<A>`), so this
+    /// only reads the vector: a `&mut` to it, however brief, is a write of the
+    /// vector under the aliasing model, and two at once race.
     ///
     /// # Safety
-    /// `set` points at a live `SparseSet<T>` whose data no one else references
-    /// while the pointer is used.
+    /// `set` points at a live `SparseSet<T>` whose data vector (the vector
+    /// itself, not its elements) no one writes while the pointer is used;
+    /// writing a value through the pointer is sound only while no one else
+    /// references that value.
     #[inline]
-    pub(crate) unsafe fn data_for_write(set: *mut Self) -> NonNull<T> {
-        // SAFETY: the place projection stays inside the live set (caller's
-        // contract); the `&mut` to the data vector is transient and unique
-        // because no one else references the data.
-        unsafe { NonNull::new_unchecked((*addr_of_mut!((*set).data)).as_mut_ptr()) }
+    pub(crate) unsafe fn data_for_write(set: *const Self) -> NonNull<T> {
+        // SAFETY: a read of the vector inside the live set (caller's contract)
+        // into a bitwise copy that is never dropped, so the set still owns the
+        // buffer alone; the copy's buffer pointer is the set's, with the
+        // buffer's own provenance, and is never null.
+        let mut copy = ManuallyDrop::new(unsafe { core::ptr::read(&raw const (*set).data) });
+        // SAFETY: as above: a vector's buffer pointer is never null.
+        unsafe { NonNull::new_unchecked(copy.as_mut_ptr()) }
     }
 
     /// How many times entities in the set have changed position, read through
