@@ -44,6 +44,7 @@ fn on_two_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// A schedule that sends every batch of two or more systems to the pool.
+#[cfg(feature = "parallel")]
 fn eager() -> Schedule {
     let mut schedule = Schedule::new();
     schedule.set_parallel_threshold(0);
