@@ -22,8 +22,9 @@ extern crate self as ecs_core;
 //   1. util                      panic collection, short names, TypeId hashing, macros
 //   2. entity, component         ids and the allocator; Component, ids, info, masks
 //   3. error                     the error type, in words
-//   4. storage, resource         sparse index, sparse set, type-erased storages;
-//                                one value per type beside the entities
+//   4. storage, resource, event  sparse index, sparse set, type-erased storages;
+//                                one value per type beside the entities; event
+//                                stores, reader cursors, the frame-end registry
 //   5. bundle, group             what spawn takes; owning groups
 //   6. view, access              WorldView, the one door to a world's data; access sets
 //   7. query                     fetches, filters, plans, iteration
@@ -41,6 +42,8 @@ mod error;
 
 mod resource;
 mod storage;
+
+pub mod event;
 
 mod bundle;
 mod group;

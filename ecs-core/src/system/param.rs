@@ -106,6 +106,15 @@ pub unsafe trait SystemParam: Sized {
     /// when the system is added.
     fn init(access: &mut SystemAccess) -> Self::State;
 
+    /// Readies the world for the param, with the world to itself: the
+    /// schedule calls it for every system at the start of each
+    /// [`run`](crate::Schedule::run), before any system runs. Event params
+    /// make their store here and register their reader; most params do
+    /// nothing.
+    fn prepare(state: &mut Self::State, world: &mut World) {
+        let _ = (state, world);
+    }
+
     /// Builds the param for one run of its system.
     ///
     /// # Safety
@@ -243,6 +252,11 @@ macro_rules! tuple_param {
                 let ($($state,)*) = state;
                 // SAFETY: forwarded: the whole tuple's access was registered.
                 Ok(($(unsafe { $name::fetch($state, world)? },)*))
+            }
+
+            fn prepare(state: &mut Self::State, world: &mut World) {
+                let ($($state,)*) = state;
+                $($name::prepare($state, world);)*
             }
 
             fn apply(
