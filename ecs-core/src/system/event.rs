@@ -43,7 +43,7 @@ use super::param::{SystemParam, SystemWorld};
 ///
 /// fn damage(mut hits: EventReader<Hit>, mut health: Query<&mut Health>) {
 ///     for hit in hits.read() {
-///         if let Ok(mut h) = health.get_mut(hit.target) {
+///         if let Ok(h) = health.get_mut(hit.target) {
 ///             h.0 -= hit.damage;
 ///         }
 ///     }
