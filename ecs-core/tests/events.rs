@@ -200,7 +200,10 @@ fn a_reader_added_later_starts_at_the_frame_it_joins() {
         .add_system(Stage::Update, record::<0>.named("late").after("per_frame"))
         .unwrap();
     schedule
-        .add_system(Stage::Update, record::<1>.named("early").before("per_frame"))
+        .add_system(
+            Stage::Update,
+            record::<1>.named("early").before("per_frame"),
+        )
         .unwrap();
     world.send(Num(100)); // since the last frame ended: part of the next
     schedule.run(&mut world).unwrap(); // sends 2
@@ -287,7 +290,11 @@ fn memory_stays_bounded_over_a_thousand_frames() {
         longest = longest.max(world.events::<Num>().unwrap().len());
     }
     assert!(longest <= 6, "at most two frames of events: {longest}");
-    assert_eq!(seen::<0>(&world).len(), 2_997, "the last frame's are next frame's");
+    assert_eq!(
+        seen::<0>(&world).len(),
+        2_997,
+        "the last frame's are next frame's"
+    );
     assert_eq!(seen::<1>(&world).len(), 3_000);
     assert_eq!(world.events::<Num>().unwrap().frames(), 1_000);
 }
@@ -434,7 +441,10 @@ fn relay(mut relay: Relay) {
 struct Damage;
 
 impl System for Damage {
-    type Params = (EventReader<'static, Hit>, Query<'static, &'static mut Health>);
+    type Params = (
+        EventReader<'static, Hit>,
+        Query<'static, &'static mut Health>,
+    );
 
     fn run(&mut self, (hits, health): ParamItem<'_, Self::Params>) {
         damage(hits, health);

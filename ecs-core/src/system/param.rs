@@ -60,7 +60,8 @@ impl<'w> SystemWorld<'w> {
 
 /// Something a system can take as a param: [`Query`], [`Res`](super::Res),
 /// [`ResMut`](super::ResMut), `Option` of either, [`Commands`],
-/// [`Local`](super::Local), `&World`, tuples of up to 16 params, and
+/// [`Local`](super::Local), [`EventReader`](super::EventReader),
+/// [`EventWriter`](super::EventWriter), `&World`, tuples of up to 16 params, and
 /// `#[derive(SystemParam)]` structs of params.
 ///
 /// The trait is the machinery behind systems; a game writes params, not
@@ -91,8 +92,8 @@ impl<'w> SystemWorld<'w> {
     message = "`{Self}` cannot be a system param",
     label = "not a system param",
     note = "system params are `Query<..>`, `Res<R>`, `ResMut<R>`, `Option<Res<R>>`, \
-            `Option<ResMut<R>>`, `Commands`, `Local<T>`, `&World`, tuples of those, \
-            and `#[derive(SystemParam)]` structs; a system that takes `&mut World` takes nothing else"
+            `Option<ResMut<R>>`, `Commands`, `Local<T>`, `EventReader<E>`, `EventWriter<E>`, \
+            `&World`, tuples of those, and `#[derive(SystemParam)]` structs; a system that takes `&mut World` takes nothing else"
 )]
 pub unsafe trait SystemParam: Sized {
     /// What the param keeps between runs of its system: a `Local`'s value,
