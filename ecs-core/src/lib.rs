@@ -7,6 +7,8 @@
 //! - [`Component`] and `#[derive(Component)]`: what can be stored.
 //! - [`Bundle`]: what `spawn` takes.
 //! - [`Error`]: what went wrong, in words.
+//! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
+//!   [`World::send`]) and read once each ([`EventReader`](system::EventReader)).
 
 // Lets the derive macros' `::ecs_core::...` paths resolve inside this crate too.
 #[allow(

@@ -17,9 +17,11 @@
 //! a frame is one schedule run plus whatever was sent since the previous run
 //! ended. An event sent during frame `k` is dropped at the end of the first
 //! frame `j > k` by which every reader registered when it was sent has
-//! *started a run after it was sent*. It therefore lives through its own
-//! frame and the next one at least (two frames), and longer while a reader
-//! has not run since it was sent.
+//! *started a run after it was sent* (a run starts when the reader's system
+//! fetches its params). It therefore lives through its own frame and the
+//! next one at least (two frames), and longer while a reader has not run
+//! since it was sent: a reader in a schedule that runs less often than the
+//! one ending frames still sees every event.
 //!
 //! A reader is registered when its schedule prepares it, at the start of the
 //! first run after the system was added; it starts at the first event of
@@ -453,10 +455,13 @@ impl<E> fmt::Debug for EventIter<'_, E> {
     }
 }
 
+/// Ends a frame of one event type's store, if the resources hold it.
+type UpdateFn = fn(&mut Resources);
+
 /// Per event type a world has a store of, how to end a frame of it.
 #[derive(Default)]
 pub(crate) struct EventRegistry {
-    updates: Vec<(core::any::TypeId, fn(&mut Resources))>,
+    updates: Vec<(core::any::TypeId, UpdateFn)>,
 }
 
 impl EventRegistry {

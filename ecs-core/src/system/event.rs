@@ -121,8 +121,9 @@ impl<E: Send + Sync + 'static> fmt::Debug for EventWriter<'_, E> {
 ///
 /// A reader sees every event sent since its previous run: by systems that
 /// ran after it last frame, by systems before it this frame, and by
-/// [`World::send`] in between. It first runs at the events of the frame it
-/// joins, never older ones. Events are borrowed from the world's
+/// [`World::send`] in between. A reader added to a schedule starts at the
+/// events of the frame it joins (`world.send`s since the previous frame
+/// ended included), never older ones. Events are borrowed from the world's
 /// [`Events<E>`], never cloned; the [`event`](crate::event) module gives
 /// the rule for how long they are kept. Read (or [`clear`](Self::clear))
 /// on every run: events a reader has run past without reading may be
