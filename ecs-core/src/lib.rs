@@ -7,6 +7,8 @@
 //! - [`Component`] and `#[derive(Component)]`: what can be stored.
 //! - [`Bundle`]: what `spawn` takes.
 //! - [`Error`]: what went wrong, in words.
+//! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
+//!   [`World::send`]) and read once each ([`EventReader`](system::EventReader)).
 
 // Lets the derive macros' `::ecs_core::...` paths resolve inside this crate too.
 #[allow(
@@ -22,8 +24,9 @@ extern crate self as ecs_core;
 //   1. util                      panic collection, short names, TypeId hashing, macros
 //   2. entity, component         ids and the allocator; Component, ids, info, masks
 //   3. error                     the error type, in words
-//   4. storage, resource         sparse index, sparse set, type-erased storages;
-//                                one value per type beside the entities
+//   4. storage, resource, event  sparse index, sparse set, type-erased storages;
+//                                one value per type beside the entities; event
+//                                stores, reader cursors, the frame-end registry
 //   5. bundle, group             what spawn takes; owning groups
 //   6. view, access              WorldView, the one door to a world's data; access sets
 //   7. query                     fetches, filters, plans, iteration
@@ -41,6 +44,8 @@ mod error;
 
 mod resource;
 mod storage;
+
+pub mod event;
 
 mod bundle;
 mod group;

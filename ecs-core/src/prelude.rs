@@ -13,7 +13,7 @@
 
 pub use crate::query::{Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{Schedule, Stage};
-pub use crate::system::{IntoSystem, Local, Res, ResMut, System};
+pub use crate::system::{EventReader, EventWriter, IntoSystem, Local, Res, ResMut, System};
 pub use crate::{
     Bundle, Commands, Component, Entity, EntityMut, EntityRef, Error, Query, SystemParam, World,
 };

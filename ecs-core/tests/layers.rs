@@ -15,6 +15,7 @@ const LAYERS: &[&str] = &[
     "error",
     "storage",
     "resource",
+    "event",
     "bundle",
     "group",
     "access",

@@ -424,7 +424,8 @@ impl Schedule {
 
     /// Runs one frame: every stage in order, each ending with its systems'
     /// commands applied; then the systems asked to be removed during the
-    /// frame are removed.
+    /// frame are removed, and the frame ends for the world's events
+    /// ([`World::update_events`]).
     ///
     /// # Errors
     /// A cycle in a stage's orderings, or an ordering naming no system of
@@ -451,6 +452,12 @@ impl Schedule {
         }
         self.command_errors.clear();
         let (started, started_ticks) = (std::time::Instant::now(), ticks());
+        // Event params make their stores and register their readers.
+        for stage in &mut self.stages {
+            for slot in &mut stage.systems {
+                slot.system.prepare(world);
+            }
+        }
         // Ids reserved through `world.commands()` become alive now, so every
         // reservation during the frame belongs to a system.
         world.settle_reserved();
@@ -487,6 +494,9 @@ impl Schedule {
                 });
             }
         }
+        // The frame ends for the world's events; removed readers no longer
+        // hold any back.
+        world.update_events();
         self.frames += 1;
         self.clock
             .add(started.elapsed(), ticks().saturating_sub(started_ticks));

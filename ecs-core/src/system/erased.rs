@@ -12,6 +12,10 @@ pub(crate) trait AnySystem: Send {
     /// What the system touches, computed once when it was made.
     fn access(&self) -> &SystemAccess;
 
+    /// Readies the world for the system's params before a frame
+    /// ([`SystemParam::prepare`](super::SystemParam::prepare)).
+    fn prepare(&mut self, world: &mut World);
+
     /// Runs the system once on a world shared with other running systems.
     ///
     /// # Safety

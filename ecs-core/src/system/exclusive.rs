@@ -27,6 +27,8 @@ impl<F: FnMut(&mut World) + Send + 'static> AnySystem for ExclusiveSystem<F> {
         &self.access
     }
 
+    fn prepare(&mut self, _: &mut World) {}
+
     unsafe fn run(&mut self, _: SystemWorld<'_>) -> Result<(), Error> {
         unreachable!("the schedule runs exclusive systems with `&mut World` only")
     }

@@ -106,6 +106,10 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> AnySystem for FunctionSyst
         Ok(())
     }
 
+    fn prepare(&mut self, world: &mut World) {
+        F::Param::prepare(&mut self.state, world);
+    }
+
     fn apply(
         &mut self,
         world: &mut World,

@@ -13,6 +13,7 @@
 mod access;
 mod config;
 mod erased;
+mod event;
 mod exclusive;
 mod function;
 mod local;
@@ -29,6 +30,7 @@ pub use access::{Conflict, SystemAccess};
 #[doc(hidden)]
 pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
 pub use config::{IntoSystem, SystemConfig};
+pub use event::{EventReader, EventWriter};
 pub use function::SystemParamFunction;
 pub use local::Local;
 pub use param::{ParamItem, SystemParam, SystemWorld};
@@ -125,6 +127,10 @@ impl<S: System> AnySystem for StatefulSystem<S> {
         let params = unsafe { S::Params::fetch(&mut self.state, world)? };
         self.system.run(params);
         Ok(())
+    }
+
+    fn prepare(&mut self, world: &mut World) {
+        S::Params::prepare(&mut self.state, world);
     }
 
     fn apply(

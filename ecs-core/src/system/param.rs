@@ -60,7 +60,8 @@ impl<'w> SystemWorld<'w> {
 
 /// Something a system can take as a param: [`Query`], [`Res`](super::Res),
 /// [`ResMut`](super::ResMut), `Option` of either, [`Commands`],
-/// [`Local`](super::Local), `&World`, tuples of up to 16 params, and
+/// [`Local`](super::Local), [`EventReader`](super::EventReader),
+/// [`EventWriter`](super::EventWriter), `&World`, tuples of up to 16 params, and
 /// `#[derive(SystemParam)]` structs of params.
 ///
 /// The trait is the machinery behind systems; a game writes params, not
@@ -91,8 +92,8 @@ impl<'w> SystemWorld<'w> {
     message = "`{Self}` cannot be a system param",
     label = "not a system param",
     note = "system params are `Query<..>`, `Res<R>`, `ResMut<R>`, `Option<Res<R>>`, \
-            `Option<ResMut<R>>`, `Commands`, `Local<T>`, `&World`, tuples of those, \
-            and `#[derive(SystemParam)]` structs; a system that takes `&mut World` takes nothing else"
+            `Option<ResMut<R>>`, `Commands`, `Local<T>`, `EventReader<E>`, `EventWriter<E>`, \
+            `&World`, tuples of those, and `#[derive(SystemParam)]` structs; a system that takes `&mut World` takes nothing else"
 )]
 pub unsafe trait SystemParam: Sized {
     /// What the param keeps between runs of its system: a `Local`'s value,
@@ -105,6 +106,15 @@ pub unsafe trait SystemParam: Sized {
     /// Registers what the param touches, and makes its state. Called once,
     /// when the system is added.
     fn init(access: &mut SystemAccess) -> Self::State;
+
+    /// Readies the world for the param, with the world to itself: the
+    /// schedule calls it for every system at the start of each
+    /// [`run`](crate::Schedule::run), before any system runs. Event params
+    /// make their store here and register their reader; most params do
+    /// nothing.
+    fn prepare(state: &mut Self::State, world: &mut World) {
+        let _ = (state, world);
+    }
 
     /// Builds the param for one run of its system.
     ///
@@ -243,6 +253,11 @@ macro_rules! tuple_param {
                 let ($($state,)*) = state;
                 // SAFETY: forwarded: the whole tuple's access was registered.
                 Ok(($(unsafe { $name::fetch($state, world)? },)*))
+            }
+
+            fn prepare(state: &mut Self::State, world: &mut World) {
+                let ($($state,)*) = state;
+                $($name::prepare($state, world);)*
             }
 
             fn apply(

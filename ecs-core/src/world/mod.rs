@@ -4,6 +4,7 @@
 
 mod commands;
 mod entity_ref;
+mod event;
 mod group;
 mod hooks;
 mod query;
@@ -17,6 +18,7 @@ use crate::bundle::{Bundle, BundleRegistry};
 use crate::component::{Component, ComponentInfo};
 use crate::entity::{Entities, Entity};
 use crate::error::Error;
+use crate::event::EventRegistry;
 use crate::view::{Exclusive, WorldData, WorldView};
 
 pub(crate) use commands::ReservationLane;
@@ -64,6 +66,8 @@ pub struct World {
     bundles: BundleRegistry,
     /// What [`World::commands`] records, until [`World::flush`].
     commands: CommandQueue,
+    /// How to end a frame of each event store the world made.
+    events: EventRegistry,
 }
 
 impl World {

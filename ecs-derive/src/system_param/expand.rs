@@ -27,7 +27,7 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
 
     // Each field's type as a param, spanned at the field so that a type that
     // is no param is reported there: with `'static` for the world (state,
-    // init, apply, discard) and with the run's lifetime (fetch).
+    // init, prepare, apply, discard) and with the run's lifetime (fetch).
     let as_static: Vec<_> = p
         .fields
         .iter()
@@ -51,8 +51,8 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
 
     quote! {
         // SAFETY: `init` registers every field's access, `fetch` builds every
-        // field from the same world under the caller's contract, and `apply`
-        // and `discard` reach each field's own state only.
+        // field from the same world under the caller's contract, and
+        // `prepare`, `apply` and `discard` reach each field's own state only.
         #[automatically_derived]
         unsafe impl #impl_generics #sp for #name #type_generics #where_clause {
             type State = ( #( #as_static::State, )* );
@@ -80,6 +80,11 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
                         },
                     )*
                 })
+            }
+
+            fn prepare(__ecs_state: &mut Self::State, __ecs_world: &mut #krate::World) {
+                let ( #( #states, )* ) = __ecs_state;
+                #( #as_static::prepare(#states, __ecs_world); )*
             }
 
             fn apply(
@@ -161,6 +166,9 @@ mod tests {
         assert!(tokens.contains("Pair{0:{"));
         assert!(tokens.contains(
             "<Local<'static,[u8;N]>asengine::ecs::system::SystemParam>::discard(__ecs_state_1);"
+        ));
+        assert!(tokens.contains(
+            "<Res<'static,R>asengine::ecs::system::SystemParam>::prepare(__ecs_state_0,__ecs_world);"
         ));
     }
 }
