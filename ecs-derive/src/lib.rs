@@ -16,6 +16,7 @@ mod query;
 mod system_param;
 #[cfg(test)]
 mod test_util;
+mod world_lifetime;
 
 /// Implements `ecs_core::Component` for a struct (named, tuple or unit) or an enum,
 /// generic or not.

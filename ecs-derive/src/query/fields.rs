@@ -104,7 +104,8 @@ pub(crate) fn analyse(
     analysed
 }
 
-fn member_label(member: &Member) -> String {
+/// A field's name, or its index in a tuple struct, for messages.
+pub(crate) fn member_label(member: &Member) -> String {
     match member {
         Member::Named(ident) => ident.to_string(),
         Member::Unnamed(index) => index.index.to_string(),

@@ -4,10 +4,11 @@ mod expand;
 pub(crate) mod fields;
 
 use proc_macro2::TokenStream;
-use syn::{Data, DeriveInput, GenericParam, Lifetime};
+use syn::{Data, DeriveInput, Lifetime};
 
 use crate::crate_path::CratePath;
 use crate::options::{combine, parse_options};
+use crate::world_lifetime::{Wording, world_lifetime};
 use fields::{Mutability, QueryField};
 
 const OPTIONS: &str = "`crate = \"path\"`, `mutable`";
@@ -56,7 +57,7 @@ fn analyse(input: &DeriveInput) -> syn::Result<QueryInput<'_>> {
         },
     );
 
-    let world = world_lifetime(input, &mut errors);
+    let world = world_lifetime(input, &WORDING, &mut errors);
 
     let fields = match &input.data {
         Data::Struct(data) => {
@@ -100,41 +101,13 @@ fn analyse(input: &DeriveInput) -> syn::Result<QueryInput<'_>> {
     })
 }
 
-/// The struct's one lifetime parameter: the borrow of the world.
-fn world_lifetime(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Option<Lifetime> {
-    let lifetimes: Vec<&Lifetime> = input
-        .generics
-        .params
-        .iter()
-        .filter_map(|param| match param {
-            GenericParam::Lifetime(def) => Some(&def.lifetime),
-            _ => None,
-        })
-        .collect();
-    match lifetimes.as_slice() {
-        [one] => Some((*one).clone()),
-        [] => {
-            errors.push(syn::Error::new_spanned(
-                &input.ident,
-                format!(
-                    "`{name}` needs a lifetime parameter for the borrow of the world: \
-                     write `struct {name}<'w>` and borrow each component for it, e.g. \
-                     `pos: &'w mut Position`",
-                    name = input.ident
-                ),
-            ));
-            None
-        }
-        [_, extra, ..] => {
-            errors.push(syn::Error::new_spanned(
-                extra,
-                "a query struct takes exactly one lifetime parameter, the borrow of the world; \
-                 borrow every field for that one",
-            ));
-            None
-        }
-    }
-}
+/// How lifetime errors name this derive's struct and fields.
+const WORDING: Wording = Wording {
+    kind: "a query struct",
+    each: "component",
+    every: "field",
+    example: "`pos: &'w mut Position`",
+};
 
 #[cfg(test)]
 mod tests {

@@ -14,7 +14,7 @@ use syn::{
     parse_quote,
 };
 
-use crate::query::fields::{compact, option_argument};
+use crate::query::fields::{compact, member_label, option_argument};
 
 /// The params that borrow the world, each with the world lifetime as its
 /// first generic argument.
@@ -112,13 +112,6 @@ fn clash_message(
          of the same written type; other clashes (two queries, a nested param struct) are \
          caught when the system is added: `add_system` returns `Error::ConflictingAccess`"
     )
-}
-
-fn member_label(member: &Member) -> String {
-    match member {
-        Member::Named(ident) => ident.to_string(),
-        Member::Unnamed(index) => index.index.to_string(),
-    }
 }
 
 impl Walk<'_> {

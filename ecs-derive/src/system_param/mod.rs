@@ -4,10 +4,11 @@ mod expand;
 mod fields;
 
 use proc_macro2::TokenStream;
-use syn::{Data, DeriveInput, GenericParam, Ident, Lifetime};
+use syn::{Data, DeriveInput, Ident, Lifetime};
 
 use crate::crate_path::CratePath;
 use crate::options::{combine, parse_options};
+use crate::world_lifetime::{Wording, world_lifetime};
 use fields::ParamField;
 
 const OPTIONS: &str = "`crate = \"path\"`";
@@ -37,7 +38,7 @@ fn analyse(input: &DeriveInput) -> syn::Result<ParamInput<'_>> {
         |meta, errors| krate.parse(meta, errors),
     );
 
-    let world = world_lifetime(input, &mut errors);
+    let world = world_lifetime(input, &WORDING, &mut errors);
     let type_params: Vec<&Ident> = input.generics.type_params().map(|t| &t.ident).collect();
 
     let fields = match &input.data {
@@ -80,41 +81,13 @@ fn analyse(input: &DeriveInput) -> syn::Result<ParamInput<'_>> {
     })
 }
 
-/// The struct's one lifetime parameter: the borrow of the world.
-fn world_lifetime(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Option<Lifetime> {
-    let lifetimes: Vec<&Lifetime> = input
-        .generics
-        .params
-        .iter()
-        .filter_map(|param| match param {
-            GenericParam::Lifetime(def) => Some(&def.lifetime),
-            _ => None,
-        })
-        .collect();
-    match lifetimes.as_slice() {
-        [one] => Some((*one).clone()),
-        [] => {
-            errors.push(syn::Error::new_spanned(
-                &input.ident,
-                format!(
-                    "`{name}` needs a lifetime parameter for the borrow of the world: write \
-                     `struct {name}<'w>` and borrow each param for it, e.g. \
-                     `time: Res<'w, Time>`",
-                    name = input.ident
-                ),
-            ));
-            None
-        }
-        [_, extra, ..] => {
-            errors.push(syn::Error::new_spanned(
-                extra,
-                "a system param struct takes exactly one lifetime parameter, the borrow of the \
-                 world; borrow every param for that one",
-            ));
-            None
-        }
-    }
-}
+/// How lifetime errors name this derive's struct and fields.
+const WORDING: Wording = Wording {
+    kind: "a system param struct",
+    each: "param",
+    every: "param",
+    example: "`time: Res<'w, Time>`",
+};
 
 #[cfg(test)]
 mod tests {
