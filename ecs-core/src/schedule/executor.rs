@@ -1,6 +1,7 @@
 //! Runs one stage: its batches in order, the systems of a batch at once
 //! where their estimated work pays for the hand-off, then its commands.
 
+use core::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::entity::Entity;
@@ -43,11 +44,23 @@ pub(crate) struct Outcome {
 /// What one system's run came to.
 type RunResult = Result<Result<(), Error>, PanicPayload>;
 
-/// The commands of a stage not applied yet: which systems ran since the
-/// last sync point, and the reservation numbers no spawn used.
+/// The commands of a stage not applied yet: the batches run since the last
+/// sync point, and the reservation numbers no spawn used.
 struct Pending {
-    ran: Vec<bool>,
+    batches: Range<usize>,
     holes: Vec<u32>,
+}
+
+impl Pending {
+    /// The systems of the pending batches, in plan order: the order their
+    /// buffers apply in.
+    fn in_order<'p>(&self, plan: &'p Plan) -> impl Iterator<Item = usize> + 'p {
+        let batches = self.batches.clone();
+        plan.order
+            .iter()
+            .copied()
+            .filter(move |&i| batches.contains(&plan.batch_of[i]))
+    }
 }
 
 /// Runs every batch of `plan` over `systems`, applies their commands in
@@ -68,14 +81,16 @@ pub(crate) fn run_stage(
 ) -> Outcome {
     let mut outcome = Outcome::default();
     let mut pending = Pending {
-        ran: vec![false; systems.len()],
+        batches: 0..0,
         holes: Vec::new(),
     };
-    for batch in &plan.batches {
+    for (at, batch) in plan.batches.iter().enumerate() {
         let exclusive = batch.len() == 1 && systems[batch[0]].system.access().is_exclusive();
         let panicked = if exclusive {
             // A sync point: the exclusive system sees every change asked for so far.
             apply(systems, plan, &mut pending, world, errors, removals);
+            // It defers nothing itself: what follows starts after it.
+            pending.batches = at + 1..at + 1;
             let slot = &mut systems[batch[0]];
             let start = ticks();
             let result = panic::catch_unwind(AssertUnwindSafe(|| slot.system.run_exclusive(world)));
@@ -84,10 +99,11 @@ pub(crate) fn run_stage(
             world.settle_reserved();
             note(&mut outcome, &slot.name, result)
         } else {
+            pending.batches.end = at + 1;
             run_batch(systems, batch, world, options, &mut pending, &mut outcome)
         };
         if let Some(payload) = panicked {
-            drop_pending(systems, &mut pending, world);
+            drop_pending(systems, plan, &mut pending, world);
             panic::resume_unwind(payload);
         }
     }
@@ -108,7 +124,6 @@ fn run_batch(
     let stride = batch.len() as u32;
     for (index, &i) in batch.iter().enumerate() {
         systems[i].lane = ReservationLane::new(base, index as u32, stride);
-        pending.ran[i] = true;
     }
     let world_ref: &World = world;
     let mut first_panic = None;
@@ -304,10 +319,7 @@ fn apply(
         pending.holes.clear();
     }
     let mut asked = Vec::new();
-    for &i in &plan.order {
-        if !core::mem::take(&mut pending.ran[i]) {
-            continue;
-        }
+    for (applied_before, i) in pending.in_order(plan).enumerate() {
         let SystemSlot { name, system, .. } = &mut systems[i];
         let applied = panic::catch_unwind(AssertUnwindSafe(|| {
             system.apply(
@@ -326,31 +338,30 @@ fn apply(
             // rest included) name ids reserved in this world for this frame:
             // kept, they would apply next frame to whatever entities hold
             // those ids then, in whatever world the schedule runs on.
-            pending.ran[i] = true;
-            discard_pending(systems, pending);
+            discard_pending(systems, plan, pending, applied_before);
             panic::resume_unwind(payload);
         }
         removals.extend(asked.drain(..).map(|removed| (name.to_string(), removed)));
     }
+    pending.batches.start = pending.batches.end;
 }
 
-/// Drops, unapplied, the buffers of every system that ran since the last
-/// sync point.
-fn discard_pending(systems: &mut [SystemSlot], pending: &mut Pending) {
-    for (slot, ran) in systems.iter_mut().zip(&mut pending.ran) {
-        if core::mem::take(ran) {
-            // The panic being handled is the one the caller resumes; a value
-            // whose drop panics here is dropped past, like the rest.
-            let _ = panic::catch_unwind(AssertUnwindSafe(|| slot.system.discard()));
-        }
+/// Drops, unapplied, the buffers of the pending systems past the first
+/// `applied` of them in plan order, and leaves nothing pending.
+fn discard_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, applied: usize) {
+    for i in pending.in_order(plan).skip(applied) {
+        // The panic being handled is the one the caller resumes; a value
+        // whose drop panics here is dropped past, like the rest.
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| systems[i].system.discard()));
     }
+    pending.batches.start = pending.batches.end;
 }
 
 /// After a panic: drops every pending buffer unapplied and despawns every
 /// entity the stage reserved, so no half-applied stage and no id that
 /// names an entity nobody spawned is left behind.
-fn drop_pending(systems: &mut [SystemSlot], pending: &mut Pending, world: &mut World) {
-    discard_pending(systems, pending);
+fn drop_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, world: &mut World) {
+    discard_pending(systems, plan, pending, 0);
     for entity in settle(world) {
         let _ = world.despawn(entity);
     }

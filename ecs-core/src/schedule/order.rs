@@ -23,6 +23,8 @@ pub(crate) struct Plan {
     pub(crate) order: Vec<usize>,
     /// Indices of systems, per batch; each batch lists its systems in `order`.
     pub(crate) batches: Vec<Vec<usize>>,
+    /// The batch of each system, by index.
+    pub(crate) batch_of: Vec<usize>,
     /// Every pair that may not overlap, `order`-first, with the reason.
     pub(crate) conflicts: Vec<(usize, usize, Conflict)>,
 }
@@ -56,10 +58,6 @@ pub(crate) fn plan(stage: &str, nodes: &[Node<'_>]) -> Result<Plan, Error> {
     }
     let order = topological(stage, nodes, &predecessors)?;
 
-    let mut position = vec![0; n];
-    for (at, &system) in order.iter().enumerate() {
-        position[system] = at;
-    }
     let mut batch_of = vec![0usize; n];
     let mut batches: Vec<Vec<usize>> = Vec::new();
     let mut conflicts = Vec::new();
@@ -80,10 +78,10 @@ pub(crate) fn plan(stage: &str, nodes: &[Node<'_>]) -> Result<Plan, Error> {
         }
         batches[batch].push(system);
     }
-    debug_assert!(batches.iter().flatten().all(|&s| position[s] < n));
     Ok(Plan {
         order,
         batches,
+        batch_of,
         conflicts,
     })
 }
