@@ -100,6 +100,12 @@ impl Access {
     /// assert_eq!(access.conflict(), None, "two readers never conflict");
     /// ```
     pub fn add<T: Component>(&mut self, mode: AccessMode) {
+        self.add_type::<T>(mode);
+    }
+
+    /// Records that something touches `T` in `mode`, for any `T`: how
+    /// systems record resources, in an `Access` of their own.
+    pub(crate) fn add_type<T: 'static>(&mut self, mode: AccessMode) {
         self.push(Entry {
             type_id: TypeId::of::<T>(),
             name: core::any::type_name::<T>(),
@@ -319,9 +325,17 @@ impl Access {
         self.entries().map(|entry| (entry.type_id, entry.mode))
     }
 
-    /// Every type touched, by full type name, with its mode.
-    pub(crate) fn iter_named(&self) -> impl Iterator<Item = (&'static str, AccessMode)> + '_ {
-        self.entries().map(|entry| (entry.name, entry.mode))
+    /// The full type name of the first type written and also accessed
+    /// elsewhere (what [`conflict`](Self::conflict) shortens).
+    pub(crate) fn conflict_type_name(&self) -> Option<&'static str> {
+        self.conflict
+    }
+
+    /// The first type written, by full name.
+    pub(crate) fn first_write(&self) -> Option<&'static str> {
+        self.entries()
+            .find(|entry| entry.mode == AccessMode::Write)
+            .map(|entry| entry.name)
     }
 
     /// The types every matched entity holds.

@@ -7,20 +7,40 @@ use core::fmt;
 use crate::access::{Access, AccessMode};
 use crate::util::ShortName;
 
-/// One query param's component access, with its filters.
+/// One param's access: a query's components (with its filters), or a
+/// resource param's one resource.
 #[derive(Clone)]
-struct QueryUse {
+struct ParamUse {
     param: &'static str,
     access: Access,
 }
 
-/// One resource param's access.
-#[derive(Clone, Copy)]
-struct ResourceUse {
-    param: &'static str,
-    type_id: TypeId,
-    name: &'static str,
-    mode: AccessMode,
+/// The first of `uses` whose access clashes with `access`: (its param, the
+/// type's full name).
+fn clash_among(uses: &[ParamUse], access: &Access) -> Option<(&'static str, &'static str)> {
+    uses.iter().find_map(|earlier| {
+        let (name, ..) = earlier.access.conflict_with(access)?;
+        Some((earlier.param, name))
+    })
+}
+
+/// The first param of `uses` that writes, and the type it writes.
+fn first_writer(uses: &[ParamUse]) -> Option<(&'static str, &'static str)> {
+    uses.iter()
+        .find_map(|u| Some((u.param, u.access.first_write()?)))
+}
+
+/// The first type that a param of `mine` and one of `theirs` both touch,
+/// one writing: (full name, mine's mode, theirs' mode).
+fn conflict_among(
+    mine: &[ParamUse],
+    theirs: &[ParamUse],
+) -> Option<(&'static str, AccessMode, AccessMode)> {
+    mine.iter().find_map(|m| {
+        theirs
+            .iter()
+            .find_map(|t| m.access.conflict_with(&t.access))
+    })
 }
 
 /// Everything a system reads and writes: components per query param (with
@@ -53,8 +73,9 @@ struct ResourceUse {
 /// ```
 #[derive(Clone, Default)]
 pub struct SystemAccess {
-    queries: Vec<QueryUse>,
-    resources: Vec<ResourceUse>,
+    queries: Vec<ParamUse>,
+    /// One use per resource param, each an `Access` of that one resource.
+    resources: Vec<ParamUse>,
     /// The `&World` param, if any: it reads every component and resource.
     world_reader: Option<&'static str>,
     exclusive: bool,
@@ -65,7 +86,7 @@ pub struct SystemAccess {
 impl fmt::Debug for SystemAccess {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let params: Vec<_> = self.queries.iter().map(|q| q.param).collect();
-        let resources: Vec<_> = self.resources.iter().map(|r| (r.name, r.mode)).collect();
+        let resources: Vec<_> = self.resources.iter().map(|r| r.param).collect();
         f.debug_struct("SystemAccess")
             .field("queries", &params)
             .field("resources", &resources)
@@ -172,80 +193,96 @@ impl SystemAccess {
 
     /// Records a query param: `access` holds its fetch's component access
     /// and the types its fetch and filters require or exclude.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// use ecs_core::query::{Access, QueryData};
+    /// use ecs_core::system::SystemAccess;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let (mut reads, mut writes) = (Access::new(), Access::new());
+    /// <&Health>::access(&mut reads);
+    /// <&mut Health>::access(&mut writes);
+    /// let mut system = SystemAccess::new();
+    /// system.add_query("Query<&Health>", reads);
+    /// system.add_query("Query<&mut Health>", writes);
+    /// let (first, second, _) = system.clash().unwrap();
+    /// assert_eq!((first, second), ("Query<&Health>", "Query<&mut Health>"));
+    /// ```
     pub fn add_query(&mut self, param: &'static str, access: Access) {
-        if self.clash.is_none()
-            && let Some(name) = access.conflict()
-        {
-            self.clash = Some((param, param, name_in(&access, name)));
-        }
-        if self.clash.is_none() {
-            for earlier in &self.queries {
-                if let Some((name, ..)) = earlier.access.conflict_with(&access) {
-                    self.clash = Some((earlier.param, param, name));
-                    break;
-                }
-            }
-        }
-        if self.clash.is_none()
-            && let Some(reader) = self.world_reader
-            && let Some((name, _)) = access
-                .iter_named()
-                .find(|(_, mode)| *mode == AccessMode::Write)
-        {
-            self.clash = Some((reader, param, name));
-        }
-        self.queries.push(QueryUse { param, access });
+        self.add_use(Kind::Query, ParamUse { param, access });
     }
 
     /// Records a resource param that touches `R` in `mode`.
+    ///
+    /// ```
+    /// use ecs_core::query::AccessMode;
+    /// use ecs_core::system::SystemAccess;
+    ///
+    /// struct Score(u32);
+    ///
+    /// let mut system = SystemAccess::new();
+    /// system.add_resource::<Score>("Res<Score>", AccessMode::Read);
+    /// system.add_resource::<Score>("Res<Score>", AccessMode::Read);
+    /// assert!(system.clash().is_none(), "two readers never clash");
+    /// system.add_resource::<Score>("ResMut<Score>", AccessMode::Write);
+    /// assert!(system.clash().is_some());
+    /// ```
     pub fn add_resource<R: 'static>(&mut self, param: &'static str, mode: AccessMode) {
-        let type_id = TypeId::of::<R>();
-        let name = core::any::type_name::<R>();
+        let mut access = Access::new();
+        access.add_type::<R>(mode);
+        self.add_use(Kind::Resource, ParamUse { param, access });
+    }
+
+    /// Records one param's use, noting its first clash with an earlier param
+    /// (its own fetch, an earlier param of its kind, or `&World`).
+    fn add_use(&mut self, kind: Kind, added: ParamUse) {
+        let uses = match kind {
+            Kind::Query => &mut self.queries,
+            Kind::Resource => &mut self.resources,
+        };
         if self.clash.is_none() {
-            let clash = self.resources.iter().find(|earlier| {
-                earlier.type_id == type_id
-                    && (earlier.mode == AccessMode::Write || mode == AccessMode::Write)
-            });
-            if let Some(earlier) = clash {
-                self.clash = Some((earlier.param, param, name));
-            } else if mode == AccessMode::Write
-                && let Some(reader) = self.world_reader
-            {
-                self.clash = Some((reader, param, name));
-            }
+            let param = added.param;
+            self.clash = added
+                .access
+                .conflict_type_name()
+                .map(|name| (param, param, name))
+                .or_else(|| {
+                    clash_among(uses, &added.access).map(|(earlier, name)| (earlier, param, name))
+                })
+                .or_else(|| Some((self.world_reader?, param, added.access.first_write()?)));
         }
-        self.resources.push(ResourceUse {
-            param,
-            type_id,
-            name,
-            mode,
-        });
+        uses.push(added);
     }
 
     /// Records a param that reads every component and resource (`&World`).
+    ///
+    /// ```
+    /// use ecs_core::query::AccessMode;
+    /// use ecs_core::system::SystemAccess;
+    ///
+    /// struct Score(u32);
+    ///
+    /// let mut system = SystemAccess::new();
+    /// system.add_resource::<Score>("ResMut<Score>", AccessMode::Write);
+    /// system.add_world_read("&World");
+    /// let (first, second, _) = system.clash().unwrap();
+    /// assert_eq!((first, second), ("ResMut<Score>", "&World"));
+    /// ```
     pub fn add_world_read(&mut self, param: &'static str) {
-        if self.clash.is_none() {
-            let written = self
-                .queries
-                .iter()
-                .find_map(|q| {
-                    let (name, _) = q
-                        .access
-                        .iter_named()
-                        .find(|(_, m)| *m == AccessMode::Write)?;
-                    Some((q.param, name))
-                })
-                .or_else(|| {
-                    self.resources
-                        .iter()
-                        .find(|r| r.mode == AccessMode::Write)
-                        .map(|r| (r.param, r.name))
-                });
-            if let Some((writer, name)) = written {
-                self.clash = Some((writer, param, name));
-            }
+        if self.clash.is_none()
+            && let Some((writer, name)) = self.first_writer()
+        {
+            self.clash = Some((writer, param, name));
         }
         self.world_reader.get_or_insert(param);
+    }
+
+    /// The first param that writes a component or a resource, and what.
+    fn first_writer(&self) -> Option<(&'static str, &'static str)> {
+        first_writer(&self.queries).or_else(|| first_writer(&self.resources))
     }
 
     /// Marks the system exclusive: it takes `&mut World` and runs alone.
@@ -275,40 +312,24 @@ impl SystemAccess {
         {
             return Some(Conflict::WorldRead);
         }
-        for mine in &self.queries {
-            for theirs in &other.queries {
-                if let Some((type_name, first, second)) = mine.access.conflict_with(&theirs.access)
-                {
-                    return Some(Conflict::Component {
-                        type_name,
-                        first,
-                        second,
-                    });
-                }
-            }
-        }
-        for mine in &self.resources {
-            let clash = other.resources.iter().find(|theirs| {
-                theirs.type_id == mine.type_id
-                    && (mine.mode == AccessMode::Write || theirs.mode == AccessMode::Write)
+        if let Some((type_name, first, second)) = conflict_among(&self.queries, &other.queries) {
+            return Some(Conflict::Component {
+                type_name,
+                first,
+                second,
             });
-            if let Some(theirs) = clash {
-                return Some(Conflict::Resource {
-                    type_name: mine.name,
-                    first: mine.mode,
-                    second: theirs.mode,
-                });
-            }
         }
-        None
+        let (type_name, first, second) = conflict_among(&self.resources, &other.resources)?;
+        Some(Conflict::Resource {
+            type_name,
+            first,
+            second,
+        })
     }
 
     /// Whether the system writes any component or resource.
     fn writes_anything(&self) -> bool {
-        self.queries
-            .iter()
-            .any(|q| q.access.iter().any(|(_, mode)| mode == AccessMode::Write))
-            || self.resources.iter().any(|r| r.mode == AccessMode::Write)
+        self.first_writer().is_some()
     }
 
     /// The component types each query param requires, per param: how the
@@ -325,11 +346,9 @@ impl SystemAccess {
     }
 }
 
-/// The full type name `access` recorded for the type whose short conflict name is `short`.
-fn name_in(access: &Access, short: &'static str) -> &'static str {
-    access
-        .iter_named()
-        .map(|(name, _)| name)
-        .find(|name| name.ends_with(short))
-        .unwrap_or(short)
+/// Which list a param's use joins.
+#[derive(Clone, Copy)]
+enum Kind {
+    Query,
+    Resource,
 }
