@@ -39,6 +39,22 @@ pub struct Explanation {
 }
 
 /// One stage of an [`Explanation`].
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// fn spawn() {}
+/// fn render() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Last, render)?;
+/// schedule.add_system(Stage::Last, spawn.before("render"))?;
+/// let last = schedule.explain()?.stage(Stage::Last).unwrap().clone();
+/// assert_eq!(last.order, ["spawn", "render"]);
+/// assert_eq!(last.batches, [vec!["spawn"], vec!["render"]], "ordered, so never at once");
+/// assert!(last.conflicts.is_empty(), "they touch nothing in common");
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageExplanation {
     /// The stage.
@@ -54,6 +70,24 @@ pub struct StageExplanation {
 }
 
 /// Two systems that may not run at once, the first one running first.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::Conflict;
+///
+/// struct Score(u32);
+/// fn add(mut s: ResMut<Score>) { s.0 += 1; }
+/// fn show(s: Res<Score>) { let _ = s.0; }
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, add)?;
+/// schedule.add_system(Stage::Update, show)?;
+/// let why = schedule.explain()?;
+/// let overlap = &why.stage(Stage::Update).unwrap().conflicts[0];
+/// assert_eq!((overlap.first.as_str(), overlap.second.as_str()), ("add", "show"));
+/// assert!(matches!(overlap.reason, Conflict::Resource { .. }));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Overlap {
     /// The system that runs first.
@@ -65,7 +99,19 @@ pub struct Overlap {
 }
 
 impl Explanation {
-    /// The explanation of `stage`, if the schedule has it.
+    /// The explanation of `stage`, if the schedule has it and it has systems.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// fn tick() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::First, tick)?;
+    /// let why = schedule.explain()?;
+    /// assert!(why.stage(Stage::First).is_some());
+    /// assert!(why.stage(Stage::Last).is_none(), "no systems there");
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn stage(&self, stage: impl Into<Stage>) -> Option<&StageExplanation> {
         let stage = stage.into();
         self.stages.iter().find(|s| s.stage == stage)

@@ -31,10 +31,24 @@ use stats::{Calibration, Timing, ticks};
 /// Below this many entities of estimated work, a system that has not run yet
 /// runs on the calling thread rather than being handed to another: waking a
 /// thread costs more than a few thousand cheap updates.
+///
+/// ```
+/// use ecs_core::schedule::DEFAULT_PARALLEL_THRESHOLD;
+/// # use ecs_core::prelude::*;
+///
+/// let mut schedule = Schedule::new();
+/// schedule.set_parallel_threshold(DEFAULT_PARALLEL_THRESHOLD * 4); // cheap systems, big worlds
+/// ```
 pub const DEFAULT_PARALLEL_THRESHOLD: usize = 16_384;
 
 /// Once a system has run, its last run time decides instead: below this, it
 /// runs on the calling thread.
+///
+/// ```
+/// use ecs_core::schedule::PARALLEL_MIN_RUN;
+///
+/// assert_eq!(PARALLEL_MIN_RUN.as_micros(), 50);
+/// ```
 pub const PARALLEL_MIN_RUN: core::time::Duration = core::time::Duration::from_micros(50);
 
 /// A command that failed when its system's buffer applied (its entity died
@@ -227,6 +241,11 @@ impl Schedule {
     }
 
     /// Whether systems may run at the same time.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// assert_eq!(Schedule::new().is_parallel(), cfg!(feature = "parallel"));
+    /// ```
     pub fn is_parallel(&self) -> bool {
         self.parallel
     }
@@ -404,6 +423,12 @@ impl Schedule {
     }
 
     /// The stages, in run order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let schedule = Schedule::new();
+    /// assert_eq!(schedule.stages().last(), Some(&Stage::Last));
+    /// ```
     pub fn stages(&self) -> impl Iterator<Item = &Stage> {
         self.stages.iter().map(|slot| &slot.stage)
     }
@@ -444,6 +469,24 @@ impl Schedule {
     /// commands apply reaches the caller once the buffers not applied yet
     /// are dropped, so none of them applies to a later frame. The schedule
     /// runs again next frame.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Default)]
+    /// struct Frames(u32);
+    /// fn count(mut f: ResMut<Frames>) { f.0 += 1; }
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Frames::default());
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, count)?;
+    /// for _ in 0..3 {
+    ///     schedule.run(&mut world)?;
+    /// }
+    /// assert_eq!(world.resource::<Frames>()?.0, 3);
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn run(&mut self, world: &mut World) -> Result<(), Error> {
         for stage in &mut self.stages {
             if stage.plan.is_none() {
@@ -505,12 +548,34 @@ impl Schedule {
 
     /// The commands of the last frame that failed, with the systems that
     /// recorded them, in the order they applied.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let mut schedule = Schedule::new();
+    /// schedule.run(&mut world)?;
+    /// assert!(schedule.command_errors().is_empty());
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn command_errors(&self) -> &[CommandError] {
         &self.command_errors
     }
 
     /// Per system, in stage and run order: name, stage, last and mean run
     /// time, and run count.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// fn a() {}
+    /// fn b() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Last, a)?;
+    /// schedule.add_system(Stage::First, b)?;
+    /// let names: Vec<String> = schedule.stats().into_iter().map(|s| s.name).collect();
+    /// assert_eq!(names, ["b", "a"], "in stage order");
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn stats(&self) -> Vec<SystemStats> {
         let mut stats = Vec::new();
         for stage in &self.stages {
@@ -532,6 +597,15 @@ impl Schedule {
     }
 
     /// How many frames have run.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let mut schedule = Schedule::new();
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(schedule.frames(), 1);
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn frames(&self) -> u64 {
         self.frames
     }
@@ -554,6 +628,16 @@ impl Schedule {
     ///
     /// # Errors
     /// As [`run`](Self::run) for orderings: a cycle, or a name no system has.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// fn a() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, a.after("missing"))?;
+    /// assert!(matches!(schedule.explain(), Err(Error::UnknownOrdering { .. })));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn explain(&self) -> Result<Explanation, Error> {
         let mut stages = Vec::new();
         for stage in &self.stages {

@@ -38,6 +38,12 @@ pub enum Stage {
 
 impl Stage {
     /// The built-in stages, in run order.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let schedule = Schedule::new();
+    /// assert!(schedule.stages().eq(Stage::BUILT_IN.iter()));
+    /// ```
     pub const BUILT_IN: [Stage; 5] = [
         Stage::First,
         Stage::PreUpdate,

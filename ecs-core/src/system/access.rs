@@ -291,18 +291,50 @@ impl SystemAccess {
     }
 
     /// Whether the system takes `&mut World`.
+    ///
+    /// ```
+    /// # use ecs_core::system::SystemAccess;
+    /// assert!(!SystemAccess::new().is_exclusive());
+    /// ```
     pub fn is_exclusive(&self) -> bool {
         self.exclusive
     }
 
     /// The first clash between two params of this system: (first param,
     /// second param, full type name).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// use ecs_core::system::{SystemAccess, SystemParam};
+    ///
+    /// struct Score(u32);
+    ///
+    /// let mut access = SystemAccess::new();
+    /// <(ResMut<Score>, Res<Score>)>::init(&mut access);
+    /// let (_, _, type_name) = access.clash().unwrap();
+    /// assert!(type_name.ends_with("Score"));
+    /// ```
     pub fn clash(&self) -> Option<(&'static str, &'static str, &'static str)> {
         self.clash
     }
 
     /// Why a system with this access and one with `other` may not run at
     /// once, or `None` when they may.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// use ecs_core::system::{Conflict, SystemAccess, SystemParam};
+    ///
+    /// struct Score(u32);
+    ///
+    /// let (mut reader, mut world) = (SystemAccess::new(), SystemAccess::new());
+    /// <Res<Score>>::init(&mut reader);
+    /// <&World>::init(&mut world);
+    /// assert_eq!(reader.conflict_with(&world), None, "readers never conflict");
+    /// let mut writer = SystemAccess::new();
+    /// <ResMut<Score>>::init(&mut writer);
+    /// assert_eq!(writer.conflict_with(&world), Some(Conflict::WorldRead));
+    /// ```
     pub fn conflict_with(&self, other: &SystemAccess) -> Option<Conflict> {
         if self.exclusive || other.exclusive {
             return Some(Conflict::Exclusive);

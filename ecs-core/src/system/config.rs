@@ -15,6 +15,16 @@ use super::{StatefulSystem, System};
 ///
 /// Made by the methods of [`IntoSystem`]: `movement.named("walk")`,
 /// `reaper.after("movement")`.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::SystemConfig;
+///
+/// fn movement() {}
+///
+/// let config: SystemConfig = movement.named("walk").before("render");
+/// assert!(format!("{config:?}").contains("walk"));
+/// ```
 pub struct SystemConfig {
     pub(crate) system: Box<dyn AnySystem>,
     pub(crate) name: Cow<'static, str>,

@@ -15,7 +15,9 @@ use super::access::SystemAccess;
 /// systems running at the same time, each writing only what its access
 /// declares.
 ///
-/// Only the schedule makes one; params are fetched from copies of it.
+/// Only the schedule makes one; params are fetched from copies of it. Games
+/// never name it: it is the machinery `#[derive(SystemParam)]` forwards.
+#[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct SystemWorld<'w> {
     world: &'w World,
