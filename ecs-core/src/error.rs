@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::component::Component;
 use crate::entity::{DeadEntity, Entity};
+use crate::observer::ObserverId;
 use crate::util::ShortName;
 
 /// What went wrong when a world was asked to do something with an entity.
@@ -148,6 +149,29 @@ pub enum Error {
         /// The name used twice.
         stage: String,
     },
+    /// No observer has this id: it was removed, or belongs to another world.
+    UnknownObserver {
+        /// The stale id.
+        observer: ObserverId,
+    },
+    /// An observer could not run (a missing resource), or one of its
+    /// commands failed: `error` says why.
+    InObserver {
+        /// The observer's name.
+        observer: String,
+        /// What went wrong.
+        error: Box<Error>,
+    },
+    /// Observers triggered observers deeper than the world allows, so the
+    /// observers of `trigger` on `entity` did not run.
+    ObserverRecursion {
+        /// The event that was not dispatched (`OnAdd<Health>`).
+        trigger: String,
+        /// The entity it happened to.
+        entity: Entity,
+        /// The nesting limit it reached.
+        depth: usize,
+    },
 }
 
 impl Error {
@@ -167,7 +191,8 @@ impl Error {
             | Error::NeverSpawned { entity }
             | Error::MissingComponent { entity, .. }
             | Error::ExcludedComponent { entity, .. }
-            | Error::FilteredOut { entity, .. } => Some(entity),
+            | Error::FilteredOut { entity, .. }
+            | Error::ObserverRecursion { entity, .. } => Some(entity),
             Error::NoMatch { .. }
             | Error::MultipleMatches { .. }
             | Error::GroupTooSmall { .. }
@@ -180,8 +205,11 @@ impl Error {
             | Error::SystemCycle { .. }
             | Error::ConflictingAccess { .. }
             | Error::UnknownStage { .. }
-            | Error::DuplicateStage { .. } => None,
-            Error::InSystem { ref error, .. } => error.entity(),
+            | Error::DuplicateStage { .. }
+            | Error::UnknownObserver { .. } => None,
+            Error::InSystem { ref error, .. } | Error::InObserver { ref error, .. } => {
+                error.entity()
+            }
         }
     }
 
@@ -323,6 +351,24 @@ impl fmt::Display for Error {
             Error::DuplicateStage { stage } => {
                 write!(f, "the schedule already has a stage named `{stage}`")
             }
+            Error::UnknownObserver { observer } => write!(
+                f,
+                "no observer has the id {observer:?}: it was removed with `unobserve`, \
+                 or it belongs to another world"
+            ),
+            Error::InObserver { observer, error } => {
+                write!(f, "observer `{observer}` failed: {error}")
+            }
+            Error::ObserverRecursion {
+                trigger,
+                entity,
+                depth,
+            } => write!(
+                f,
+                "the observers of `{trigger}` on entity {entity:?} did not run: observers \
+                 triggered observers {depth} levels deep, the limit (an observer probably \
+                 re-triggers itself through its commands)"
+            ),
         }
     }
 }
@@ -330,7 +376,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::InSystem { error, .. } => Some(error.as_ref()),
+            Error::InSystem { error, .. } | Error::InObserver { error, .. } => Some(error.as_ref()),
             _ => None,
         }
     }

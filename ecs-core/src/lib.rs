@@ -7,6 +7,8 @@
 //! - [`Component`] and `#[derive(Component)]`: what can be stored.
 //! - [`Bundle`]: what `spawn` takes.
 //! - [`Error`]: what went wrong, in words.
+//! - [`observer`]: functions that run when components arrive or leave
+//!   ([`World::observe`]).
 //! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
 //!   [`World::send`]) and read once each ([`EventReader`](system::EventReader)).
 
@@ -23,6 +25,7 @@ extern crate self as ecs_core;
 //
 //   1. util                      panic collection, short names, TypeId hashing, macros
 //   2. entity, component         ids and the allocator; Component, ids, info, masks
+//      observer                  observer ids, triggers, the index by event
 //   3. error                     the error type, in words
 //   4. storage, resource, event  sparse index, sparse set, type-erased storages;
 //                                one value per type beside the entities; event
@@ -39,6 +42,8 @@ mod util;
 
 mod component;
 mod entity;
+
+pub mod observer;
 
 mod error;
 
@@ -69,9 +74,13 @@ pub use component::{Component, ComponentId, ComponentInfo};
 pub use ecs_derive::{Component, Query, SystemParam};
 pub use entity::Entity;
 pub use error::Error;
+pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
-pub use world::{CommandQueue, Commands, EntityMut, EntityRef, World, WorldStats};
+pub use world::{
+    CommandQueue, Commands, EntityMut, EntityRef, IntoObserver, MAX_OBSERVER_DEPTH, Observer,
+    World, WorldStats,
+};
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
 const _: () = {

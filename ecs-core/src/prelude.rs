@@ -11,9 +11,11 @@
 //! let _: Result<&Position, Error> = world.get::<Position>(e);
 //! ```
 
+pub use crate::observer::{OnAdd, OnInsert, OnRemove};
 pub use crate::query::{Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{Schedule, Stage};
 pub use crate::system::{EventReader, EventWriter, IntoSystem, Local, Res, ResMut, System};
 pub use crate::{
-    Bundle, Commands, Component, Entity, EntityMut, EntityRef, Error, Query, SystemParam, World,
+    Bundle, Commands, Component, Entity, EntityMut, EntityRef, Error, ObserverId, Query,
+    SystemParam, World,
 };

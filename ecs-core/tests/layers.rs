@@ -12,6 +12,7 @@ const LAYERS: &[&str] = &[
     "util",
     "entity",
     "component",
+    "observer",
     "error",
     "storage",
     "resource",

@@ -19,6 +19,7 @@ use std::borrow::Cow;
 
 use crate::error::Error;
 use crate::system::{AnySystem, IntoSystem};
+use crate::util::ShortName;
 use crate::world::{ReservationLane, World};
 
 pub use explain::{Explanation, Overlap, StageExplanation};
@@ -95,15 +96,6 @@ impl std::error::Error for CommandError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }
-}
-
-/// A param's type as a user wrote it: no module paths, no elided lifetimes
-/// (`Query<'_, &mut game::Health>` is `Query<&mut Health>`).
-fn param_name(type_name: &str) -> String {
-    crate::util::ShortName(type_name)
-        .to_string()
-        .replace("'_, ", "")
-        .replace("<'_>", "")
 }
 
 /// One system in its stage, with what the executor keeps about it.
@@ -302,8 +294,8 @@ impl Schedule {
         if let Some((first, second, type_name)) = config.system.access().clash() {
             return Err(Error::ConflictingAccess {
                 system: config.name.into_owned(),
-                first: param_name(first),
-                second: param_name(second),
+                first: ShortName::param(first),
+                second: ShortName::param(second),
                 type_name,
             });
         }
@@ -536,6 +528,13 @@ impl Schedule {
                     error,
                 });
             }
+        }
+        // What observers met during the frame is reported with the commands.
+        for error in world.take_observer_errors() {
+            self.command_errors.push(CommandError {
+                system: String::from("observers"),
+                error,
+            });
         }
         // The frame ends for the world's events; removed readers no longer
         // hold any back.

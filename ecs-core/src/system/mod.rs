@@ -17,6 +17,7 @@ mod event;
 mod exclusive;
 mod function;
 mod local;
+mod observer;
 mod param;
 mod res;
 
@@ -33,6 +34,7 @@ pub use config::{IntoSystem, SystemConfig};
 pub use event::{EventReader, EventWriter};
 pub use function::SystemParamFunction;
 pub use local::Local;
+pub use observer::ObserverFunction;
 pub use param::{ParamItem, SystemParam, SystemWorld};
 pub use res::{Res, ResMut};
 

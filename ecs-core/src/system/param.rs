@@ -145,6 +145,14 @@ pub unsafe trait SystemParam: Sized {
     fn discard(state: &mut Self::State) {
         let _ = state;
     }
+
+    /// Moves what the param deferred (commands) into `queue`, unapplied:
+    /// an observer's commands wait there until the call that triggered it
+    /// is done. A param that defers anything moves it here, as it applies
+    /// it in [`apply`](Self::apply).
+    fn defer(state: &mut Self::State, queue: &mut CommandQueue) {
+        let _ = (state, queue);
+    }
 }
 
 /// What `P` is for a run that borrows the world for `'w`.
@@ -214,6 +222,10 @@ unsafe impl SystemParam for Commands<'_> {
     fn discard(queue: &mut CommandQueue) {
         queue.discard();
     }
+
+    fn defer(state: &mut CommandQueue, queue: &mut CommandQueue) {
+        queue.append(state);
+    }
 }
 
 // SAFETY: registers a read of everything, so it never runs beside a writer.
@@ -275,6 +287,11 @@ macro_rules! tuple_param {
             fn discard(state: &mut Self::State) {
                 let ($($state,)*) = state;
                 $($name::discard($state);)*
+            }
+
+            fn defer(state: &mut Self::State, queue: &mut CommandQueue) {
+                let ($($state,)*) = state;
+                $($name::defer($state, queue);)*
             }
         }
     };

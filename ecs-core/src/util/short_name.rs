@@ -5,6 +5,17 @@ use core::fmt;
 /// Formats a type name without its module paths: `alloc::vec::Vec<game::Pos>` as `Vec<Pos>`.
 pub(crate) struct ShortName<'a>(pub(crate) &'a str);
 
+impl ShortName<'_> {
+    /// A param's type as a user wrote it: no module paths, no elided
+    /// lifetimes (`Query<'_, &mut game::Health>` is `Query<&mut Health>`).
+    pub(crate) fn param(type_name: &str) -> String {
+        ShortName(type_name)
+            .to_string()
+            .replace("'_, ", "")
+            .replace("<'_>", "")
+    }
+}
+
 impl fmt::Display for ShortName<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut rest = self.0;

@@ -99,6 +99,17 @@ impl CommandQueue {
     pub(crate) fn take_removals(&mut self) -> Vec<String> {
         core::mem::take(&mut self.removals)
     }
+
+    /// Queues the removal of the systems `names`, after those queued already.
+    pub(crate) fn add_removals(&mut self, mut names: Vec<String>) {
+        self.removals.append(&mut names);
+    }
+
+    /// Moves every command and removal of `other` after this queue's own.
+    pub(crate) fn append(&mut self, other: &mut CommandQueue) {
+        self.commands.append(&mut other.commands);
+        self.removals.append(&mut other.removals);
+    }
 }
 
 /// Records changes to a world for later: the one way to spawn, insert,

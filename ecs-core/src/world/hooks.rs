@@ -1,9 +1,10 @@
 //! The one interface through which everything kept in step with the world's
-//! structure hears of it: groups today, observers and change ticks next.
+//! structure hears of it: groups, and the record of additions observers follow.
 
 use crate::component::ComponentId;
 use crate::entity::Entity;
 use crate::group::Groups;
+use crate::observer::{Fired, ObserverIndex, TriggerKind};
 use crate::storage::Storages;
 
 /// Something that follows the structural changes of a world.
@@ -19,6 +20,11 @@ pub(crate) trait StructuralHook {
 
     /// After `entity` gained the component with `id` (not a replacement).
     fn after_add(&mut self, id: ComponentId, entity: Entity, storages: &mut Storages);
+
+    /// After `entity`'s component with `id` was replaced by a new value.
+    fn after_replace(&mut self, id: ComponentId, entity: Entity) {
+        let _ = (id, entity);
+    }
 
     /// Before `entity` loses the component with `id`, which it holds.
     fn before_remove(&mut self, id: ComponentId, entity: Entity, storages: &mut Storages);
@@ -55,23 +61,82 @@ impl StructuralHook for Groups {
     }
 }
 
+/// Records the additions observers follow, for the world to dispatch once
+/// the call that made them is done (observers need the whole world, which
+/// the funnel borrows in parts).
+///
+/// Removals are not recorded here: `OnRemove` observers must still read what
+/// leaves, so the world runs them before it calls the funnel.
+pub(crate) struct ObserverHook<'a> {
+    pub(crate) index: &'a ObserverIndex,
+    pub(crate) fired: &'a mut Vec<Fired>,
+}
+
+impl ObserverHook<'_> {
+    #[inline]
+    fn record(&mut self, kind: TriggerKind, component: ComponentId, entity: Entity) {
+        if self.index.follows(kind, component) {
+            self.fired.push(Fired {
+                kind,
+                component,
+                entity,
+            });
+        }
+    }
+}
+
+impl StructuralHook for ObserverHook<'_> {
+    #[inline]
+    fn is_idle(&self) -> bool {
+        !self.index.follows_any(TriggerKind::Add) && !self.index.follows_any(TriggerKind::Insert)
+    }
+
+    #[inline]
+    fn after_add(&mut self, id: ComponentId, entity: Entity, _: &mut Storages) {
+        self.record(TriggerKind::Add, id, entity);
+        self.record(TriggerKind::Insert, id, entity);
+    }
+
+    #[inline]
+    fn after_replace(&mut self, id: ComponentId, entity: Entity) {
+        self.record(TriggerKind::Insert, id, entity);
+    }
+
+    fn before_remove(&mut self, _: ComponentId, _: Entity, _: &mut Storages) {}
+
+    fn before_despawn(&mut self, _: Entity, _: &mut Storages) {}
+
+    fn before_clear(&mut self, _: &mut Storages) {}
+}
+
 /// Every subscriber of the structural funnel, borrowed together. A new
 /// subscriber is a field here and a line in each method below; the funnel
 /// itself does not change.
 pub(crate) struct Hooks<'a> {
     pub(crate) groups: &'a mut Groups,
+    pub(crate) observers: ObserverHook<'a>,
 }
 
 impl StructuralHook for Hooks<'_> {
     #[inline]
     fn is_idle(&self) -> bool {
-        self.groups.is_idle()
+        self.groups.is_idle() && self.observers.is_idle()
     }
 
     #[inline]
     fn after_add(&mut self, id: ComponentId, entity: Entity, storages: &mut Storages) {
         if !self.groups.is_idle() {
             self.groups.after_add(id, entity, storages);
+        }
+        if !self.observers.is_idle() {
+            self.observers.after_add(id, entity, storages);
+        }
+    }
+
+    #[inline]
+    fn after_replace(&mut self, id: ComponentId, entity: Entity) {
+        if !self.observers.is_idle() {
+            self.observers.after_replace(id, entity);
         }
     }
 

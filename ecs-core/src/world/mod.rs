@@ -7,6 +7,7 @@ mod entity_ref;
 mod event;
 mod group;
 mod hooks;
+mod observe;
 mod query;
 mod resource;
 mod stats;
@@ -24,9 +25,12 @@ use crate::view::{Exclusive, WorldData, WorldView};
 pub(crate) use commands::ReservationLane;
 pub use commands::{CommandQueue, Commands};
 pub use entity_ref::{EntityMut, EntityRef};
+pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
+pub(crate) use observe::{ObserverRunner, observer_name};
 pub use stats::WorldStats;
 
-use hooks::Hooks;
+use hooks::{Hooks, ObserverHook};
+use observe::Observers;
 use structural::Structural;
 
 /// A container of entities and their components.
@@ -68,6 +72,8 @@ pub struct World {
     commands: CommandQueue,
     /// How to end a frame of each event store the world made.
     events: EventRegistry,
+    /// What runs when components arrive and leave.
+    observers: Observers,
 }
 
 impl World {
@@ -104,7 +110,9 @@ impl World {
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
         let (bundles, mut structural) = self.split();
         let info = bundles.of::<B>(structural.storages);
-        structural.spawn(info, bundle)
+        let entity = structural.spawn(info, bundle);
+        self.dispatch_fired();
+        entity
     }
 
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
@@ -137,6 +145,7 @@ impl World {
         let (infos, mut structural) = self.split();
         let info = infos.of::<B>(structural.storages);
         structural.spawn_many(info, bundles, &mut spawned);
+        self.dispatch_fired();
         spawned
     }
 
@@ -164,7 +173,9 @@ impl World {
     ) -> Result<Option<T>, Error> {
         self.data.entities.check(entity)?;
         let id = self.data.storages.register::<T>();
-        Ok(self.split().1.insert(id, entity, component))
+        let replaced = self.split().1.insert(id, entity, component);
+        self.dispatch_fired();
+        Ok(replaced)
     }
 
     /// Gives `entity` every component of `bundle`; values it replaces are dropped.
@@ -187,6 +198,7 @@ impl World {
         let (bundles, mut structural) = self.split();
         let ids = &bundles.of::<B>(structural.storages).ids;
         structural.insert_bundle(ids, bundle, entity);
+        self.dispatch_fired();
         Ok(())
     }
 
@@ -214,10 +226,10 @@ impl World {
         let Some(id) = self.data.storages.id_of_mut::<T>() else {
             return Err(Error::missing::<T>(entity));
         };
-        self.split()
-            .1
-            .remove(id, entity)
-            .ok_or_else(|| Error::missing::<T>(entity))
+        let observed = self.announce_removal(id, entity);
+        let removed = self.split().1.remove(id, entity);
+        self.apply_observer_commands(observed);
+        removed.ok_or_else(|| Error::missing::<T>(entity))
     }
 
     /// Whether `entity` is alive and has a `T`. False for dead or unknown entities.
@@ -314,7 +326,9 @@ impl World {
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
         self.data.entities.check(entity)?;
+        let observed = self.announce_despawn(entity);
         self.split().1.despawn(entity);
+        self.apply_observer_commands(observed);
         Ok(())
     }
 
@@ -372,7 +386,9 @@ impl World {
     /// assert_eq!(world.spawn(()).version(), 2);
     /// ```
     pub fn clear(&mut self) {
+        let observed = self.announce_clear();
         self.split().1.clear();
+        self.apply_observer_commands(observed);
     }
 
     /// A read-only handle to a live entity.
@@ -442,12 +458,17 @@ impl World {
     /// bundle's info can be read while its components are placed.
     fn split(&mut self) -> (&mut BundleRegistry, Structural<'_>) {
         let data = &mut self.data;
+        let observers = &mut self.observers;
         let structural = Structural {
             storages: &mut data.storages,
             entities: &mut data.entities,
             masks: &mut data.masks,
             hooks: Hooks {
                 groups: &mut data.groups,
+                observers: ObserverHook {
+                    index: &observers.registry.index,
+                    fired: &mut observers.fired,
+                },
             },
         };
         (&mut self.bundles, structural)

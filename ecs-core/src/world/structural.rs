@@ -36,6 +36,8 @@ impl Structural<'_> {
             if !self.hooks.is_idle() {
                 self.hooks.after_add(id, entity, self.storages);
             }
+        } else if !self.hooks.is_idle() {
+            self.hooks.after_replace(id, entity);
         }
         replaced
     }

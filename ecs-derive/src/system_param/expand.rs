@@ -52,7 +52,7 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
     quote! {
         // SAFETY: `init` registers every field's access, `fetch` builds every
         // field from the same world under the caller's contract, and
-        // `prepare`, `apply` and `discard` reach each field's own state only.
+        // `prepare`, `apply`, `discard` and `defer` reach each field's own state only.
         #[automatically_derived]
         unsafe impl #impl_generics #sp for #name #type_generics #where_clause {
             type State = ( #( #as_static::State, )* );
@@ -100,6 +100,14 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
             fn discard(__ecs_state: &mut Self::State) {
                 let ( #( #states, )* ) = __ecs_state;
                 #( #as_static::discard(#states); )*
+            }
+
+            fn defer(
+                __ecs_state: &mut Self::State,
+                __ecs_queue: &mut #krate::CommandQueue,
+            ) {
+                let ( #( #states, )* ) = __ecs_state;
+                #( #as_static::defer(#states, __ecs_queue); )*
             }
         }
     }

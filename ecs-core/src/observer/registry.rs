@@ -1,0 +1,188 @@
+//! Which observers follow which (event, component type), in registration
+//! order, and the events waiting for them.
+
+use slotmap::SlotMap;
+
+use crate::component::ComponentId;
+use crate::entity::Entity;
+
+use super::{ObserverId, TriggerKind};
+
+/// One structural event that observers follow, recorded when it happened
+/// and dispatched once the call that made it is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fired {
+    pub(crate) kind: TriggerKind,
+    pub(crate) component: ComponentId,
+    pub(crate) entity: Entity,
+}
+
+/// For each component id and event kind, the observers that follow it, in
+/// registration order.
+///
+/// Invariant: `counts[k]` is the total length of every list of kind `k`, so
+/// "does anyone follow kind `k` at all" is one load.
+#[derive(Debug, Default)]
+pub(crate) struct ObserverIndex {
+    by_component: Vec<[Vec<ObserverId>; 3]>,
+    counts: [usize; 3],
+}
+
+impl ObserverIndex {
+    /// Whether any observer follows `kind` on `component`.
+    #[inline]
+    pub(crate) fn follows(&self, kind: TriggerKind, component: ComponentId) -> bool {
+        self.by_component
+            .get(component.index())
+            .is_some_and(|lists| !lists[kind.index()].is_empty())
+    }
+
+    /// Whether any observer follows `kind` on any component.
+    #[inline]
+    pub(crate) fn follows_any(&self, kind: TriggerKind) -> bool {
+        self.counts[kind.index()] != 0
+    }
+
+    /// The observers following `kind` on `component`, in registration order.
+    pub(crate) fn observers(&self, kind: TriggerKind, component: ComponentId) -> &[ObserverId] {
+        self.by_component
+            .get(component.index())
+            .map_or(&[], |lists| &lists[kind.index()])
+    }
+
+    fn add(&mut self, kind: TriggerKind, component: ComponentId, id: ObserverId) {
+        if self.by_component.len() <= component.index() {
+            self.by_component
+                .resize_with(component.index() + 1, Default::default);
+        }
+        self.by_component[component.index()][kind.index()].push(id);
+        self.counts[kind.index()] += 1;
+    }
+
+    fn remove(&mut self, kind: TriggerKind, component: ComponentId, id: ObserverId) {
+        let list = &mut self.by_component[component.index()][kind.index()];
+        let at = list
+            .iter()
+            .position(|&listed| listed == id)
+            .expect("a registered observer is in the index");
+        // `remove`, not `swap_remove`: the order is the registration order.
+        list.remove(at);
+        self.counts[kind.index()] -= 1;
+    }
+}
+
+/// What a registry keeps per observer: what it follows, and `R`, the
+/// observer itself (a boxed runner, for the world).
+#[derive(Debug)]
+struct Entry<R> {
+    kind: TriggerKind,
+    component: ComponentId,
+    /// `None` only while the observer runs.
+    runner: Option<R>,
+}
+
+/// Every observer of a world, with the index that finds them by event.
+#[derive(Debug)]
+pub(crate) struct ObserverRegistry<R> {
+    entries: SlotMap<ObserverId, Entry<R>>,
+    pub(crate) index: ObserverIndex,
+}
+
+impl<R> Default for ObserverRegistry<R> {
+    fn default() -> Self {
+        Self {
+            entries: SlotMap::with_key(),
+            index: ObserverIndex::default(),
+        }
+    }
+}
+
+impl<R> ObserverRegistry<R> {
+    /// Registers `runner` as following `kind` on `component`, after every
+    /// observer registered before it.
+    pub(crate) fn insert(
+        &mut self,
+        kind: TriggerKind,
+        component: ComponentId,
+        runner: R,
+    ) -> ObserverId {
+        let id = self.entries.insert(Entry {
+            kind,
+            component,
+            runner: Some(runner),
+        });
+        self.index.add(kind, component, id);
+        id
+    }
+
+    /// Unregisters `id`, returning its runner (`None` for a stale id, or
+    /// the runner of an observer that is running and removes itself: it is
+    /// dropped when its run ends).
+    pub(crate) fn remove(&mut self, id: ObserverId) -> Option<Option<R>> {
+        let entry = self.entries.remove(id)?;
+        self.index.remove(entry.kind, entry.component, id);
+        Some(entry.runner)
+    }
+
+    /// Takes `id`'s runner out to run it; `None` for a stale id or one
+    /// already running.
+    pub(crate) fn take(&mut self, id: ObserverId) -> Option<R> {
+        self.entries.get_mut(id)?.runner.take()
+    }
+
+    /// Puts back a runner taken with [`take`](Self::take); it is dropped if
+    /// its observer was removed meanwhile.
+    pub(crate) fn put_back(&mut self, id: ObserverId, runner: R) {
+        if let Some(entry) = self.entries.get_mut(id) {
+            entry.runner = Some(runner);
+        }
+    }
+
+    /// How many observers are registered.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(n: u32) -> ComponentId {
+        ComponentId(n)
+    }
+
+    #[test]
+    fn the_index_keeps_registration_order_through_removals() {
+        let mut registry = ObserverRegistry::<&str>::default();
+        let a = registry.insert(TriggerKind::Add, id(2), "a");
+        let b = registry.insert(TriggerKind::Add, id(2), "b");
+        let c = registry.insert(TriggerKind::Add, id(2), "c");
+        registry.insert(TriggerKind::Remove, id(0), "r");
+        assert_eq!(registry.index.observers(TriggerKind::Add, id(2)), [a, b, c]);
+        assert_eq!(registry.remove(b), Some(Some("b")));
+        assert_eq!(registry.index.observers(TriggerKind::Add, id(2)), [a, c]);
+        assert!(registry.index.follows(TriggerKind::Remove, id(0)));
+        assert!(!registry.index.follows(TriggerKind::Remove, id(2)));
+        assert!(!registry.index.follows(TriggerKind::Insert, id(9)));
+        assert!(!registry.index.follows_any(TriggerKind::Insert));
+        assert_eq!(registry.remove(b), None, "a stale id finds nothing");
+        assert_eq!(registry.len(), 3);
+    }
+
+    #[test]
+    fn a_running_observer_is_out_of_its_slot() {
+        let mut registry = ObserverRegistry::<String>::default();
+        let a = registry.insert(TriggerKind::Insert, id(0), "a".into());
+        let runner = registry.take(a).unwrap();
+        assert_eq!(registry.take(a), None);
+        registry.put_back(a, runner);
+        assert_eq!(registry.remove(a), Some(Some("a".into())));
+        registry.put_back(a, "late".into());
+        assert_eq!(
+            registry.len(),
+            0,
+            "putting back into a removed slot drops the runner"
+        );
+    }
+}

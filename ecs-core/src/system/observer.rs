@@ -1,0 +1,132 @@
+//! Functions and closures as observers: a trigger first, then system params.
+
+use core::marker::PhantomData;
+
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::observer::Trigger;
+use crate::util::ShortName;
+use crate::world::{CommandQueue, IntoObserver, Observer, ObserverRunner, World, observer_name};
+
+use super::access::SystemAccess;
+use super::param::{ParamItem, SystemParam, SystemWorld};
+
+/// A function or closure whose first argument is a [`Trigger`]
+/// ([`OnAdd`](crate::observer::OnAdd), [`OnInsert`](crate::observer::OnInsert),
+/// [`OnRemove`](crate::observer::OnRemove)) and whose others are
+/// [`SystemParam`]s (up to 15), callable as an observer. `Marker` tells the
+/// impls for each arity apart; the compiler infers it.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::ObserverFunction;
+///
+/// #[derive(Component)]
+/// struct Health(i32);
+///
+/// fn is_observer<M>(_: impl ObserverFunction<M>) {}
+/// is_observer(|trigger: OnRemove<Health>, q: Query<&Health>, mut commands: Commands| {
+///     let _ = (trigger.entity(), q.iter().count());
+///     commands.spawn(());
+/// });
+/// ```
+pub trait ObserverFunction<Marker>: Send + 'static {
+    /// The trigger, the first argument.
+    type Trigger: Trigger;
+    /// The other params, as one tuple.
+    type Param: SystemParam;
+
+    /// Calls the function with its trigger and params.
+    fn call(&mut self, trigger: Self::Trigger, params: ParamItem<'_, Self::Param>);
+}
+
+macro_rules! observer_function {
+    ($(($param:ident, $arg:ident)),*) => {
+        #[allow(
+            non_snake_case,
+            clippy::unused_unit,
+            unused_variables,
+            clippy::too_many_arguments,
+            reason = "bindings are named after type parameters; the empty tuple binds nothing; \
+                      an observer of 15 params is called with 16 arguments"
+        )]
+        impl<Func, E: Trigger, $($param: SystemParam),*> ObserverFunction<fn(E, $($param,)*)> for Func
+        where
+            Func: Send + 'static,
+            for<'a> &'a mut Func: FnMut(E, $($param),*) + FnMut(E, $(ParamItem<'_, $param>),*),
+        {
+            type Trigger = E;
+            type Param = ($($param,)*);
+
+            #[inline]
+            fn call(&mut self, trigger: E, params: ParamItem<'_, ($($param,)*)>) {
+                // A plain generic function pins the argument types, which a
+                // call on `&mut Func` alone leaves ambiguous.
+                #[inline(always)]
+                #[allow(clippy::too_many_arguments, reason = "a trigger and up to 15 params")]
+                fn call_inner<E, $($param),*>(
+                    mut f: impl FnMut(E, $($param),*),
+                    trigger: E,
+                    $($arg: $param),*
+                ) {
+                    f(trigger, $($arg),*)
+                }
+                let ($($arg,)*) = params;
+                call_inner(self, trigger, $($arg),*)
+            }
+        }
+    };
+}
+
+crate::util::macros::all_tuple_pairs!(observer_function:
+    (P14, p14), (P13, p13), (P12, p12), (P11, p11), (P10, p10), (P9, p9), (P8, p8),
+    (P7, p7), (P6, p6), (P5, p5), (P4, p4), (P3, p3), (P2, p2), (P1, p1), (P0, p0));
+
+/// An [`ObserverFunction`] with its params' state.
+struct FunctionObserver<Marker, F: ObserverFunction<Marker>> {
+    function: F,
+    state: <F::Param as SystemParam>::State,
+    _marker: PhantomData<fn() -> Marker>,
+}
+
+impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionObserver<Marker, F> {
+    fn run(
+        &mut self,
+        world: &mut World,
+        entity: Entity,
+        deferred: &mut CommandQueue,
+    ) -> Result<(), Error> {
+        F::Param::prepare(&mut self.state, world);
+        // SAFETY: the world is borrowed exclusively for the whole run, and the
+        // params' access was checked free of clashes when the observer was
+        // made, so no two of them reach the same data where one writes.
+        let params = unsafe { F::Param::fetch(&mut self.state, SystemWorld::new(world, None))? };
+        self.function.call(F::Trigger::new(entity), params);
+        F::Param::defer(&mut self.state, deferred);
+        Ok(())
+    }
+}
+
+impl<Marker: 'static, F: ObserverFunction<Marker>> IntoObserver<Marker> for F {
+    fn into_observer(self) -> Result<Observer, Error> {
+        let mut access = SystemAccess::new();
+        let state = F::Param::init(&mut access);
+        if let Some((first, second, type_name)) = access.clash() {
+            return Err(Error::ConflictingAccess {
+                system: observer_name(core::any::type_name::<F>()),
+                first: ShortName::param(first),
+                second: ShortName::param(second),
+                type_name,
+            });
+        }
+        let runner = FunctionObserver {
+            function: self,
+            state,
+            _marker: PhantomData,
+        };
+        Ok(Observer::new::<<F::Trigger as Trigger>::Component, F>(
+            <F::Trigger as Trigger>::KIND,
+            Box::new(runner),
+        ))
+    }
+}

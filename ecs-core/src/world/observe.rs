@@ -1,0 +1,511 @@
+//! Observers: functions that run when a component arrives on an entity, is
+//! inserted, or leaves it, whichever call made the change.
+//!
+//! Additions are recorded by the structural funnel's observer hook and
+//! dispatched once the call that made them is done; removals are announced
+//! before the funnel runs, so observers still read what is leaving. Either
+//! way the observers' commands apply before the call returns.
+
+use core::any::type_name;
+use core::panic::AssertUnwindSafe;
+use std::panic::{catch_unwind, resume_unwind};
+use std::sync::Arc;
+
+use crate::component::{Component, ComponentId};
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::observer::{Fired, ObserverId, ObserverRegistry, TriggerKind};
+use crate::storage::Storages;
+use crate::util::{ShortName, SyncCell};
+
+use super::{CommandQueue, World, structural::Structural};
+
+/// How deep observers may trigger observers (an observer's commands firing
+/// observers whose commands fire observers, ...) before the world stops
+/// dispatching and reports [`Error::ObserverRecursion`].
+///
+/// ```
+/// assert_eq!(ecs_core::MAX_OBSERVER_DEPTH, 64);
+/// ```
+pub const MAX_OBSERVER_DEPTH: usize = 64;
+
+/// An observer made ready to run: what `World::observe` registers.
+pub(crate) trait ObserverRunner: Send {
+    /// Runs the observer once for an event on `entity`, with the world to
+    /// itself, moving the commands it recorded into `deferred`.
+    fn run(
+        &mut self,
+        world: &mut World,
+        entity: Entity,
+        deferred: &mut CommandQueue,
+    ) -> Result<(), Error>;
+}
+
+/// An observer, made from a function by [`IntoObserver`], before it is
+/// registered: the event it follows, and how to run it.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::observer::TriggerKind;
+/// use ecs_core::world::IntoObserver;
+///
+/// #[derive(Component)]
+/// struct Health(i32);
+///
+/// let observer = (|_: OnRemove<Health>| {}).into_observer()?;
+/// assert_eq!(observer.kind(), TriggerKind::Remove);
+/// assert_eq!(observer.name(), "main::{{closure}}");
+/// # Ok::<(), Error>(())
+/// ```
+pub struct Observer {
+    kind: TriggerKind,
+    component: fn(&mut Storages) -> ComponentId,
+    name: Arc<str>,
+    runner: Box<dyn ObserverRunner>,
+}
+
+impl core::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Observer")
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl Observer {
+    /// An observer of `kind` on `T`, named after `F`, running `runner`.
+    pub(crate) fn new<T: Component, F>(kind: TriggerKind, runner: Box<dyn ObserverRunner>) -> Self {
+        Self {
+            kind,
+            component: Storages::register::<T>,
+            name: Arc::from(observer_name(type_name::<F>())),
+            runner,
+        }
+    }
+
+    /// The event the observer follows.
+    pub fn kind(&self) -> TriggerKind {
+        self.kind
+    }
+
+    /// The observer's name in errors: its function's name, or its closure's
+    /// place.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// An observer's name from its function's type name: the function's own
+/// name, or `owner::{{closure}}` for a closure inside `owner`.
+pub(crate) fn observer_name(type_name: &str) -> String {
+    match type_name.strip_suffix("::{{closure}}") {
+        Some(owner) => format!("{}::{{{{closure}}}}", ShortName(owner)),
+        None => ShortName(type_name).to_string(),
+    }
+}
+
+/// Something [`World::observe`] takes: a function or closure whose first
+/// argument is a trigger ([`OnAdd`](crate::observer::OnAdd),
+/// [`OnInsert`](crate::observer::OnInsert),
+/// [`OnRemove`](crate::observer::OnRemove)) and whose other arguments are
+/// system params (up to 15). `Marker` tells the impls apart; the compiler
+/// infers it.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::world::IntoObserver;
+///
+/// #[derive(Component)]
+/// struct Health(i32);
+///
+/// fn is_observer<M>(_: impl IntoObserver<M>) {}
+/// is_observer(|trigger: OnAdd<Health>, health: Query<&Health>, mut commands: Commands| {
+///     if health.get(trigger.entity()).is_ok_and(|h| h.0 <= 0) {
+///         commands.despawn(trigger.entity());
+///     }
+/// });
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an observer",
+    label = "not an observer",
+    note = "an observer is a function or closure whose first argument is `OnAdd<T>`, \
+            `OnInsert<T>` or `OnRemove<T>` and whose other arguments are system params"
+)]
+pub trait IntoObserver<Marker>: Send + 'static {
+    /// The observer, or [`Error::ConflictingAccess`] when two of its params
+    /// touch the same type and one writes it.
+    fn into_observer(self) -> Result<Observer, Error>;
+}
+
+/// A runner, kept where only `&mut` reaches it, so the world stays `Sync`.
+type Stored = SyncCell<(Arc<str>, Box<dyn ObserverRunner>)>;
+
+/// Commands observers recorded during one call on the world, each with the
+/// name of the observer that recorded it.
+#[derive(Default)]
+pub(super) struct ObserverCommands(Vec<(Arc<str>, CommandQueue)>);
+
+/// Every observer of a world, the events recorded for them, how deep
+/// observers are triggering observers now, and what went wrong.
+#[derive(Default)]
+pub(crate) struct Observers {
+    pub(super) registry: ObserverRegistry<Stored>,
+    /// Additions the funnel's hook recorded during the current call.
+    pub(super) fired: Vec<Fired>,
+    depth: usize,
+    errors: Vec<Error>,
+}
+
+impl World {
+    /// Registers `observer`, which runs every time its trigger's event
+    /// happens to a component of its type, on any path: `World` methods,
+    /// `spawn_batch`, entity handles, commands.
+    ///
+    /// - `OnAdd<T>`: a `T` arrived on an entity that held none.
+    /// - `OnInsert<T>`: a `T` was inserted, arriving or replacing one.
+    /// - `OnRemove<T>`: a `T` is leaving (`remove`, `despawn`, `clear`);
+    ///   the observer runs before it leaves and can still read it.
+    ///
+    /// The observer takes the same params as a system (queries, resources,
+    /// `Commands`, `&World`, ...), with the world to itself. Its commands
+    /// apply right after the call that triggered it, before that call
+    /// returns, so the caller sees what observers did. Observers of one
+    /// event run in registration order; the events of one call are
+    /// dispatched in the order they happened (for a bundle, component by
+    /// component, `OnAdd` before `OnInsert`), after the whole call is done.
+    ///
+    /// Observers may trigger observers (their commands are calls like any
+    /// other); past [`MAX_OBSERVER_DEPTH`] nested levels the world stops
+    /// dispatching and records [`Error::ObserverRecursion`]. A failed
+    /// command of an observer, or an observer whose params cannot be
+    /// fetched, is recorded as [`Error::InObserver`]; see
+    /// [`take_observer_errors`](Self::take_observer_errors).
+    ///
+    /// A component type nobody observes pays nothing for observers.
+    ///
+    /// # Panics
+    /// When two params of the observer conflict (see
+    /// [`try_observe`](Self::try_observe), which returns the error instead).
+    /// A panic inside an observer reaches the caller of the call that
+    /// triggered it: the change that call made stays made (a removal the
+    /// observer ran before does not happen), the remaining observers of
+    /// that call do not run and the commands observers recorded in it are
+    /// dropped.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    /// #[derive(Component)]
+    /// struct Burning;
+    /// #[derive(Default)]
+    /// struct Log(Vec<Entity>);
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Log::default());
+    /// let id = world.observe(|trigger: OnAdd<Health>, mut commands: Commands| {
+    ///     commands.insert(trigger.entity(), Burning);
+    /// });
+    /// world.observe(|trigger: OnRemove<Health>, mut log: ResMut<Log>| log.0.push(trigger.entity()));
+    ///
+    /// let e = world.spawn(Health(10));
+    /// assert!(world.contains::<Burning>(e));
+    /// world.despawn(e)?;
+    /// assert_eq!(world.resource::<Log>()?.0, [e]);
+    /// world.unobserve(id)?;
+    /// let f = world.spawn(Health(1));
+    /// assert!(!world.contains::<Burning>(f));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn observe<M>(&mut self, observer: impl IntoObserver<M>) -> ObserverId {
+        self.try_observe(observer)
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// As [`observe`](Self::observe), returning [`Error::ConflictingAccess`]
+    /// instead of panicking when two of the observer's params conflict.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let error = world
+    ///     .try_observe(|_: OnAdd<Health>, _: Query<&mut Health>, _: Query<&Health>| {})
+    ///     .unwrap_err();
+    /// assert!(error.to_string().contains("cannot take both"));
+    /// ```
+    pub fn try_observe<M>(&mut self, observer: impl IntoObserver<M>) -> Result<ObserverId, Error> {
+        let Observer {
+            kind,
+            component,
+            name,
+            runner,
+        } = observer.into_observer()?;
+        let component = component(&mut self.data.storages);
+        Ok(self
+            .observers
+            .registry
+            .insert(kind, component, SyncCell::new((name, runner))))
+    }
+
+    /// Removes the observer `id`; it never runs again. An observer may
+    /// remove itself (through `commands.add`), or any other.
+    ///
+    /// # Errors
+    /// [`Error::UnknownObserver`] when `id` was removed already or belongs to
+    /// another world.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let id = world.observe(|_: OnInsert<Health>| panic!("never runs"));
+    /// world.unobserve(id)?;
+    /// world.spawn(Health(1));
+    /// assert_eq!(
+    ///     world.unobserve(id).unwrap_err(),
+    ///     Error::UnknownObserver { observer: id }
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn unobserve(&mut self, id: ObserverId) -> Result<(), Error> {
+        match self.observers.registry.remove(id) {
+            Some(_) => Ok(()),
+            None => Err(Error::UnknownObserver { observer: id }),
+        }
+    }
+
+    /// How many observers the world has.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// world.observe(|_: OnAdd<Health>| {});
+    /// assert_eq!(world.observer_count(), 1);
+    /// ```
+    pub fn observer_count(&self) -> usize {
+        self.observers.registry.len()
+    }
+
+    /// The errors observers met since the last call, oldest first, leaving
+    /// none: failed commands and params that could not be fetched
+    /// ([`Error::InObserver`]), and recursion cut short
+    /// ([`Error::ObserverRecursion`]). [`Schedule::run`](crate::Schedule::run)
+    /// moves them into its [`command_errors`](crate::Schedule::command_errors).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// world.observe(|trigger: OnAdd<Health>, mut commands: Commands| {
+    ///     commands.despawn(trigger.entity());
+    ///     commands.despawn(trigger.entity());
+    /// });
+    /// world.spawn(Health(1));
+    /// let errors = world.take_observer_errors();
+    /// assert_eq!(errors.len(), 1);
+    /// assert!(errors[0].to_string().ends_with("failed: entity 0v1 was despawned"));
+    /// assert!(world.take_observer_errors().is_empty());
+    /// ```
+    pub fn take_observer_errors(&mut self) -> Vec<Error> {
+        core::mem::take(&mut self.observers.errors)
+    }
+
+    /// Runs the observers of the additions the last structural call
+    /// recorded, then applies their commands. Costs one load when nothing
+    /// was recorded.
+    #[inline]
+    pub(super) fn dispatch_fired(&mut self) {
+        if !self.observers.fired.is_empty() {
+            self.dispatch_fired_now();
+        }
+    }
+
+    #[inline(never)]
+    fn dispatch_fired_now(&mut self) {
+        let mut fired = core::mem::take(&mut self.observers.fired);
+        let mut commands = ObserverCommands::default();
+        for event in fired.drain(..) {
+            self.notify(event, &mut commands);
+        }
+        // Keep the buffer's memory for the next call.
+        if self.observers.fired.is_empty() {
+            self.observers.fired = fired;
+        }
+        self.apply_observer_commands(commands);
+    }
+
+    /// Runs the `OnRemove` observers of component `id` on the live `entity`,
+    /// if it holds one, before it leaves; returns their commands, for
+    /// [`apply_observer_commands`](Self::apply_observer_commands) once the
+    /// removal is done.
+    #[inline]
+    pub(super) fn announce_removal(&mut self, id: ComponentId, entity: Entity) -> ObserverCommands {
+        let mut commands = ObserverCommands::default();
+        if self
+            .observers
+            .registry
+            .index
+            .follows(TriggerKind::Remove, id)
+            && self.data.storages.erased_by_id(id).contains(entity)
+        {
+            let event = Fired {
+                kind: TriggerKind::Remove,
+                component: id,
+                entity,
+            };
+            self.notify(event, &mut commands);
+        }
+        commands
+    }
+
+    /// Runs the `OnRemove` observers of every component the live `entity`
+    /// holds, in component id order, before it is despawned.
+    #[inline]
+    pub(super) fn announce_despawn(&mut self, entity: Entity) -> ObserverCommands {
+        let mut commands = ObserverCommands::default();
+        if self
+            .observers
+            .registry
+            .index
+            .follows_any(TriggerKind::Remove)
+        {
+            self.announce_despawn_now(entity, &mut commands);
+        }
+        commands
+    }
+
+    #[inline(never)]
+    fn announce_despawn_now(&mut self, entity: Entity, commands: &mut ObserverCommands) {
+        let index = &self.observers.registry.index;
+        let observed: Vec<ComponentId> =
+            Structural::held(&self.data.storages, &self.data.masks, entity)
+                .filter(|&id| index.follows(TriggerKind::Remove, id))
+                .collect();
+        for component in observed {
+            let event = Fired {
+                kind: TriggerKind::Remove,
+                component,
+                entity,
+            };
+            self.notify(event, commands);
+        }
+    }
+
+    /// Runs the `OnRemove` observers of every component of every live
+    /// entity, entity by entity, before the world is cleared.
+    pub(super) fn announce_clear(&mut self) -> ObserverCommands {
+        let mut commands = ObserverCommands::default();
+        if self
+            .observers
+            .registry
+            .index
+            .follows_any(TriggerKind::Remove)
+        {
+            let alive: Vec<Entity> = self.data.entities.iter_alive().collect();
+            for entity in alive {
+                self.announce_despawn_now(entity, &mut commands);
+            }
+        }
+        commands
+    }
+
+    /// Runs every observer of `event`, in registration order, collecting
+    /// their commands into `commands`.
+    fn notify(&mut self, event: Fired, commands: &mut ObserverCommands) {
+        if self.observers.depth >= MAX_OBSERVER_DEPTH {
+            self.observers.errors.push(Error::ObserverRecursion {
+                trigger: format!(
+                    "{}<{}>",
+                    event.kind,
+                    self.data.storages.info(event.component).name()
+                ),
+                entity: event.entity,
+                depth: self.observers.depth,
+            });
+            return;
+        }
+        // Observers cannot register or remove observers while they run
+        // (that takes `&mut World`, which only their commands get), so the
+        // list does not change during the loop.
+        let mut next = 0;
+        while let Some(&id) = self
+            .observers
+            .registry
+            .index
+            .observers(event.kind, event.component)
+            .get(next)
+        {
+            next += 1;
+            let Some(stored) = self.observers.registry.take(id) else {
+                continue;
+            };
+            let (name, mut runner) = stored.into_inner();
+            let mut queue = CommandQueue::default();
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                runner.run(self, event.entity, &mut queue)
+            }));
+            self.observers
+                .registry
+                .put_back(id, SyncCell::new((Arc::clone(&name), runner)));
+            match outcome {
+                Ok(Ok(())) => {}
+                Ok(Err(error)) => self.observers.errors.push(Error::InObserver {
+                    observer: name.to_string(),
+                    error: Box::new(error),
+                }),
+                Err(panic) => resume_unwind(panic),
+            }
+            if !queue.is_empty() {
+                commands.0.push((name, queue));
+            }
+        }
+    }
+
+    /// Applies the commands observers recorded during one call, observer
+    /// by observer, one level deeper; a failed command is recorded as
+    /// [`Error::InObserver`].
+    #[inline]
+    pub(super) fn apply_observer_commands(&mut self, commands: ObserverCommands) {
+        if !commands.0.is_empty() {
+            self.apply_observer_commands_now(commands);
+        }
+    }
+
+    #[inline(never)]
+    fn apply_observer_commands_now(&mut self, commands: ObserverCommands) {
+        self.observers.depth += 1;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            for (name, mut queue) in commands.0 {
+                let mut failed = Vec::new();
+                queue.apply(self, |error| failed.push(error));
+                self.commands.add_removals(queue.take_removals());
+                self.observers
+                    .errors
+                    .extend(failed.into_iter().map(|error| Error::InObserver {
+                        observer: name.to_string(),
+                        error: Box::new(error),
+                    }));
+            }
+        }));
+        self.observers.depth -= 1;
+        if let Err(panic) = outcome {
+            resume_unwind(panic);
+        }
+    }
+}
