@@ -47,7 +47,7 @@ pub(crate) trait ObserverRunner: Send {
 /// ```
 /// use ecs_core::prelude::*;
 /// use ecs_core::observer::TriggerKind;
-/// use ecs_core::world::IntoObserver;
+/// use ecs_core::IntoObserver;
 ///
 /// #[derive(Component)]
 /// struct Health(i32);
@@ -114,7 +114,7 @@ pub(crate) fn observer_name(type_name: &str) -> String {
 ///
 /// ```
 /// use ecs_core::prelude::*;
-/// use ecs_core::world::IntoObserver;
+/// use ecs_core::IntoObserver;
 ///
 /// #[derive(Component)]
 /// struct Health(i32);
