@@ -339,6 +339,77 @@ fn commands_apply_before_the_call_returns_and_in_order() -> Result<(), Error> {
 }
 
 #[test]
+fn an_on_remove_observer_spawns_in_place_of_the_dead() -> Result<(), Error> {
+    #[derive(Component, Debug, PartialEq)]
+    struct Corpse(Entity, i32);
+    let mut world = World::new();
+    world.observe(
+        |t: OnRemove<Health>, q: Query<&Health>, mut commands: Commands| {
+            let last = q.get(t.entity()).unwrap().0;
+            commands.spawn(Corpse(t.entity(), last));
+        },
+    );
+    let a = world.spawn(Health(3));
+    let b = world.spawn(Health(5));
+    world.despawn(a)?;
+    world.remove::<Health>(b)?;
+    let corpses: Vec<(Entity, Entity, i32)> = world
+        .query::<(Entity, &Corpse)>()
+        .iter()
+        .map(|(e, c)| (e, c.0, c.1))
+        .collect();
+    assert_eq!(corpses.len(), 2);
+    assert_eq!((corpses[0].1, corpses[0].2), (a, 3));
+    assert_eq!((corpses[1].1, corpses[1].2), (b, 5));
+    assert!(corpses.iter().all(|c| c.0 != a && c.0 != b), "fresh ids");
+    assert_ne!(corpses[0].0, corpses[1].0);
+    assert_eq!(world.len(), 3);
+    world.spawn(());
+    assert_eq!(
+        world.len(),
+        4,
+        "the allocator goes on after the reserved ids"
+    );
+    Ok(())
+}
+
+#[test]
+fn events_of_a_call_that_panicked_reach_only_live_holders() -> Result<(), Error> {
+    #[derive(Default)]
+    struct Added(Vec<Entity>);
+    let mut world = World::new();
+    world.insert_resource(Added::default());
+    world.observe(
+        |t: OnAdd<Health>, q: Query<&Health>, mut added: ResMut<Added>| {
+            assert!(q.get(t.entity()).is_ok());
+            added.0.push(t.entity());
+        },
+    );
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.spawn_batch((0..4).map(|i| {
+            assert!(i < 3, "the batch's iterator fails");
+            Health(i)
+        }));
+    }));
+    assert!(panicked.is_err());
+    let spawned: Vec<Entity> = world.query::<Entity>().iter().collect();
+    assert_eq!(spawned.len(), 3, "entities before the panic stay spawned");
+    assert!(
+        world.resource::<Added>()?.0.is_empty(),
+        "the call did not reach its dispatch"
+    );
+    world.despawn(spawned[1])?;
+    let later = world.spawn(Health(9));
+    // The next call dispatches what the panicked call recorded, for the
+    // entities that still hold the component, then its own.
+    assert_eq!(
+        world.resource::<Added>()?.0,
+        [spawned[0], spawned[2], later]
+    );
+    Ok(())
+}
+
+#[test]
 fn observers_of_one_event_run_in_registration_order() -> Result<(), Error> {
     #[derive(Default)]
     struct Order(Vec<u32>);

@@ -341,7 +341,16 @@ impl World {
         let mut fired = core::mem::take(&mut self.observers.fired);
         let mut commands = ObserverCommands::default();
         for event in fired.drain(..) {
-            self.notify(event, &mut commands);
+            // Only events of a call that panicked before its dispatch can
+            // name a component gone since; their observers never run.
+            if self
+                .data
+                .storages
+                .erased_by_id(event.component)
+                .contains(event.entity)
+            {
+                self.notify(event, &mut commands);
+            }
         }
         // Keep the buffer's memory for the next call.
         if self.observers.fired.is_empty() {
