@@ -20,6 +20,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use ecs_testkit::fuzz::{EDGE_BITS, decode, run_entity_bits, run_ops, setup_ops};
 use ecs_testkit::harness::{GROUPS, SLICES, check_bits};
 use ecs_testkit::query::{METHODS, OP_SHAPES as SHAPES};
+use ecs_testkit::strategy::cases_from_env;
 use ecs_testkit::{Harness, Hint, Op, Pos, Target, Tracked, ent};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -28,16 +29,7 @@ use proptest::test_runner::Config as ProptestConfig;
 /// Cases from `ECS_FUZZ_CASES` (default 32, or 4 under valgrind, whose ~50x slowdown
 /// `scripts/memcheck.sh` would otherwise pay in full); no failure files are written.
 fn config() -> ProptestConfig {
-    let default = if under_valgrind() { 4 } else { 32 };
-    let cases = std::env::var("ECS_FUZZ_CASES")
-        .ok()
-        .map(|s| s.parse().expect("ECS_FUZZ_CASES must be a number"))
-        .unwrap_or(default);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    cases_from_env("ECS_FUZZ_CASES", if under_valgrind() { 4 } else { 32 })
 }
 
 proptest! {

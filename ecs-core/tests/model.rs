@@ -14,11 +14,10 @@
 //! `ECS_MODEL_CASES` sets the number of generated cases (default 1000).
 
 use ecs_core::prelude::*;
-use ecs_testkit::strategy::entity_op;
+use ecs_testkit::strategy::{cases_from_env, entity_op};
 use ecs_testkit::{Harness, Op, Pos, Spec, Target, ent};
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::Config as ProptestConfig;
 
 /// Longest generated op sequence.
 const MAX_OPS: usize = 200;
@@ -30,21 +29,8 @@ fn run(ops: &[Op]) {
     h.run(ops);
 }
 
-/// Cases from `ECS_MODEL_CASES` (default 1000); no failure files are written.
-fn config() -> ProptestConfig {
-    let cases = std::env::var("ECS_MODEL_CASES")
-        .ok()
-        .map(|s| s.parse().expect("ECS_MODEL_CASES must be a number"))
-        .unwrap_or(1000);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(cases_from_env("ECS_MODEL_CASES", 1000))]
 
     /// Any sequence of up to 200 operations leaves the world exactly as the model predicts: the
     /// same ids, values, errors, lengths and component sets after every step.

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use ecs_core::prelude::*;
+use ecs_testkit::strategy::cases_from_env;
 use proptest::collection::vec;
 use proptest::prelude::*;
 
@@ -119,30 +120,47 @@ impl Model {
     }
 }
 
+/// The value a test component holds.
+trait Valued: Component {
+    fn value(&self) -> u32;
+}
+
+impl Valued for A {
+    fn value(&self) -> u32 {
+        self.0
+    }
+}
+
+impl Valued for B {
+    fn value(&self) -> u32 {
+        self.0
+    }
+}
+
+/// Observers logging every event on `T` with the value they read.
+fn watch<T: Valued>(world: &mut World, ty: char) {
+    fn log<T: Valued>(s: &mut Seen, kind: &'static str, ty: char, e: Entity, q: &Query<&T>) {
+        s.0.push((kind, ty, e, q.get(e).unwrap().value()));
+    }
+    world.observe(move |t: OnAdd<T>, q: Query<&T>, mut s: ResMut<Seen>| {
+        log(&mut s, "add", ty, t.entity(), &q);
+    });
+    world.observe(move |t: OnInsert<T>, q: Query<&T>, mut s: ResMut<Seen>| {
+        log(&mut s, "insert", ty, t.entity(), &q);
+    });
+    world.observe(move |t: OnRemove<T>, q: Query<&T>, mut s: ResMut<Seen>| {
+        log(&mut s, "remove", ty, t.entity(), &q);
+    });
+}
+
 fn observed_world() -> World {
     let mut world = World::new();
     world.insert_resource(Seen::default());
     // Register A before B, so their component ids are in that order.
     world.spawn((A(0), B(0)));
     world.clear();
-    world.observe(|t: OnAdd<A>, q: Query<&A>, mut s: ResMut<Seen>| {
-        s.0.push(("add", 'A', t.entity(), q.get(t.entity()).unwrap().0));
-    });
-    world.observe(|t: OnInsert<A>, q: Query<&A>, mut s: ResMut<Seen>| {
-        s.0.push(("insert", 'A', t.entity(), q.get(t.entity()).unwrap().0));
-    });
-    world.observe(|t: OnRemove<A>, q: Query<&A>, mut s: ResMut<Seen>| {
-        s.0.push(("remove", 'A', t.entity(), q.get(t.entity()).unwrap().0));
-    });
-    world.observe(|t: OnAdd<B>, q: Query<&B>, mut s: ResMut<Seen>| {
-        s.0.push(("add", 'B', t.entity(), q.get(t.entity()).unwrap().0));
-    });
-    world.observe(|t: OnInsert<B>, q: Query<&B>, mut s: ResMut<Seen>| {
-        s.0.push(("insert", 'B', t.entity(), q.get(t.entity()).unwrap().0));
-    });
-    world.observe(|t: OnRemove<B>, q: Query<&B>, mut s: ResMut<Seen>| {
-        s.0.push(("remove", 'B', t.entity(), q.get(t.entity()).unwrap().0));
-    });
+    watch::<A>(&mut world, 'A');
+    watch::<B>(&mut world, 'B');
     world
 }
 
@@ -247,20 +265,8 @@ fn run(ops: &[Op]) {
     }
 }
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("ECS_MODEL_CASES")
-        .ok()
-        .map(|s| s.parse().expect("ECS_MODEL_CASES must be a number"))
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(cases_from_env("ECS_MODEL_CASES", 256))]
 
     /// Any sequence of up to 60 operations fires exactly the model's events, in order.
     #[test]

@@ -31,21 +31,13 @@
 
 use ecs_testkit::harness::SWEEP_SHAPES;
 use ecs_testkit::query::{OP_SHAPES, shape_matches};
-use ecs_testkit::strategy::{SWEPT, aligned_batch, query_op};
+use ecs_testkit::strategy::{SWEPT, aligned_batch, cases_from_env, query_op};
 use ecs_testkit::{Assembly, Count, Harness, Items, Name, Op, Pos, Target};
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::Config as ProptestConfig;
 
 /// Longest generated op sequence.
 const MAX_OPS: usize = 120;
-
-fn cases() -> u32 {
-    std::env::var("ECS_MODEL_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
-}
 
 /// Every sweep shape once, each writing through the path `mode + shape` picks.
 fn every_shape(mode: u8) -> impl Iterator<Item = Op> {
@@ -56,11 +48,7 @@ fn every_shape(mode: u8) -> impl Iterator<Item = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: cases(),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(cases_from_env("ECS_MODEL_CASES", 256))]
 
     /// Random worlds and random query shapes agree with a brute-force scan of the model on every
     /// read path, write path and error; at the end of each case every shape runs once more.

@@ -12,6 +12,24 @@ use crate::bundle::Spec;
 use crate::component::{Count, Items, Name, Pos, Value, Which};
 use crate::harness::{Assembly, HandleOp, Op, SWEEP_SHAPES, Target};
 
+/// A proptest config running `cases` from the environment variable `var`
+/// (`ECS_MODEL_CASES`, `ECS_FUZZ_CASES`), else `default`; no failure files
+/// are written.
+///
+/// # Panics
+/// When `var` is set to something other than a number.
+pub fn cases_from_env(var: &str, default: u32) -> ProptestConfig {
+    let cases = std::env::var(var).ok().map_or(default, |s| {
+        s.parse()
+            .unwrap_or_else(|_| panic!("{var} must be a number, not {s:?}"))
+    });
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 /// A `Pos` with small coordinates.
 pub fn pos() -> impl Strategy<Value = Pos> {
     (-50i32..50, -50i32..50).prop_map(|(x, y)| Pos(x, y))

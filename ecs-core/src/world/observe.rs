@@ -157,6 +157,22 @@ pub(crate) struct Observers {
     errors: Vec<Error>,
 }
 
+impl Observers {
+    /// Whether any observer follows removals at all.
+    #[inline]
+    fn follow_removals(&self) -> bool {
+        self.registry.index.follows_any(TriggerKind::Remove)
+    }
+
+    /// Records that observer `name` failed with `error`.
+    fn failed(&mut self, name: &str, error: Error) {
+        self.errors.push(Error::InObserver {
+            observer: name.to_owned(),
+            error: Box::new(error),
+        });
+    }
+}
+
 impl World {
     /// Registers `observer`, which runs every time its trigger's event
     /// happens to a component of its type, on any path: `World` methods,
@@ -388,12 +404,7 @@ impl World {
     #[inline]
     pub(super) fn announce_despawn(&mut self, entity: Entity) -> ObserverCommands {
         let mut commands = ObserverCommands::default();
-        if self
-            .observers
-            .registry
-            .index
-            .follows_any(TriggerKind::Remove)
-        {
+        if self.observers.follow_removals() {
             self.announce_despawn_now(entity, &mut commands);
         }
         commands
@@ -420,12 +431,7 @@ impl World {
     /// entity, entity by entity, before the world is cleared.
     pub(super) fn announce_clear(&mut self) -> ObserverCommands {
         let mut commands = ObserverCommands::default();
-        if self
-            .observers
-            .registry
-            .index
-            .follows_any(TriggerKind::Remove)
-        {
+        if self.observers.follow_removals() {
             let alive: Vec<Entity> = self.data.entities.iter_alive().collect();
             for entity in alive {
                 self.announce_despawn_now(entity, &mut commands);
@@ -474,10 +480,7 @@ impl World {
                 .put_back(id, SyncCell::new((Arc::clone(&name), runner)));
             match outcome {
                 Ok(Ok(())) => {}
-                Ok(Err(error)) => self.observers.errors.push(Error::InObserver {
-                    observer: name.to_string(),
-                    error: Box::new(error),
-                }),
+                Ok(Err(error)) => self.observers.failed(&name, error),
                 Err(panic) => resume_unwind(panic),
             }
             if !queue.is_empty() {
@@ -504,12 +507,9 @@ impl World {
                 let mut failed = Vec::new();
                 queue.apply(self, |error| failed.push(error));
                 self.commands.add_removals(queue.take_removals());
-                self.observers
-                    .errors
-                    .extend(failed.into_iter().map(|error| Error::InObserver {
-                        observer: name.to_string(),
-                        error: Box::new(error),
-                    }));
+                for error in failed {
+                    self.observers.failed(&name, error);
+                }
             }
         }));
         self.observers.depth -= 1;
