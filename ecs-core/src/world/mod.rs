@@ -559,6 +559,7 @@ impl fmt::Debug for World {
         f.debug_struct("World")
             .field("entities", &self.len())
             .field("component_types", &self.data.storages.len())
+            .field("observers", &self.observer_count())
             .finish()
     }
 }
