@@ -41,6 +41,16 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             add_remove.contender("ours"),
         ),
         (
+            "add_remove",
+            "insert_then_remove_10k_observers_elsewhere",
+            add_remove.contender("ours_observers_elsewhere"),
+        ),
+        (
+            "add_remove",
+            "insert_then_remove_10k_observed",
+            add_remove.contender("ours_observed"),
+        ),
+        (
             "random_get",
             "world_get_10k_of_100k",
             random_get::world_get(),

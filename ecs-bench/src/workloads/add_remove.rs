@@ -20,6 +20,14 @@ pub fn workload() -> Workload {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "Vec<Option<Extra>>"),
                 Contender::of::<Ours>("ours", "world.insert / world.remove"),
+                Contender::of::<Ours<OBSERVERS_ELSEWHERE>>(
+                    "ours_observers_elsewhere",
+                    "as ours; OnAdd / OnRemove observers on another type",
+                ),
+                Contender::of::<Ours<OBSERVED>>(
+                    "ours_observed",
+                    "as ours; OnAdd / OnRemove observers on Extra counting events",
+                ),
             ];
             #[cfg(feature = "peers")]
             let list = [list, peers::contenders()].concat();
@@ -68,15 +76,40 @@ impl Bench for Ideal {
     }
 }
 
-/// Ours: `insert` and `remove` per entity.
-struct Ours {
+/// [`Ours`] with no observer at all.
+const UNOBSERVED: u8 = 0;
+/// [`Ours`] in a world with observers, none of them on `Extra`.
+const OBSERVERS_ELSEWHERE: u8 = 1;
+/// [`Ours`] with observers of `Extra` arriving and leaving.
+const OBSERVED: u8 = 2;
+
+/// How many observer events ran.
+#[derive(Default)]
+struct Events(u64);
+
+/// Ours: `insert` and `remove` per entity, in a world whose observers
+/// `OBSERVERS` picks.
+struct Ours<const OBSERVERS: u8 = UNOBSERVED> {
     world: ecs_core::World,
     ids: Vec<ecs_core::Entity>,
 }
 
-impl Bench for Ours {
+impl<const OBSERVERS: u8> Bench for Ours<OBSERVERS> {
     fn setup() -> Self {
+        use ecs_core::prelude::{OnAdd, OnRemove, ResMut};
         let mut world = ecs_core::World::new();
+        world.insert_resource(Events::default());
+        match OBSERVERS {
+            OBSERVERS_ELSEWHERE => {
+                world.observe(|_: OnAdd<Position>, mut n: ResMut<Events>| n.0 += 1);
+                world.observe(|_: OnRemove<Position>, mut n: ResMut<Events>| n.0 += 1);
+            }
+            OBSERVED => {
+                world.observe(|_: OnAdd<Extra>, mut n: ResMut<Events>| n.0 += 1);
+                world.observe(|_: OnRemove<Extra>, mut n: ResMut<Events>| n.0 += 1);
+            }
+            _ => {}
+        }
         let ids = world.spawn_batch((0..ENTITIES).map(position));
         Self { world, ids }
     }
