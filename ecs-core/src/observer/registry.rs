@@ -20,12 +20,14 @@ pub(crate) struct Fired {
 /// For each component id and event kind, the observers that follow it, in
 /// registration order.
 ///
-/// Invariant: `counts[k]` is the total length of every list of kind `k`, so
-/// "does anyone follow kind `k` at all" is one load.
+/// Invariant: `counts[k]` is the total length of every list of kind `k`, and
+/// `additions` the sum of the `Add` and `Insert` counts, so "does anyone
+/// follow this at all" is one load on the structural funnel's path.
 #[derive(Debug, Default)]
 pub(crate) struct ObserverIndex {
     by_component: Vec<[Vec<ObserverId>; 3]>,
     counts: [usize; 3],
+    additions: usize,
 }
 
 impl ObserverIndex {
@@ -43,6 +45,12 @@ impl ObserverIndex {
         self.counts[kind.index()] != 0
     }
 
+    /// Whether any observer follows additions (`OnAdd` or `OnInsert`) at all.
+    #[inline]
+    pub(crate) fn follows_additions(&self) -> bool {
+        self.additions != 0
+    }
+
     /// The observers following `kind` on `component`, in registration order.
     pub(crate) fn observers(&self, kind: TriggerKind, component: ComponentId) -> &[ObserverId] {
         self.by_component
@@ -57,6 +65,9 @@ impl ObserverIndex {
         }
         self.by_component[component.index()][kind.index()].push(id);
         self.counts[kind.index()] += 1;
+        if kind != TriggerKind::Remove {
+            self.additions += 1;
+        }
     }
 
     fn remove(&mut self, kind: TriggerKind, component: ComponentId, id: ObserverId) {
@@ -68,6 +79,9 @@ impl ObserverIndex {
         // `remove`, not `swap_remove`: the order is the registration order.
         list.remove(at);
         self.counts[kind.index()] -= 1;
+        if kind != TriggerKind::Remove {
+            self.additions -= 1;
+        }
     }
 }
 
@@ -166,8 +180,13 @@ mod tests {
         assert!(!registry.index.follows(TriggerKind::Remove, id(2)));
         assert!(!registry.index.follows(TriggerKind::Insert, id(9)));
         assert!(!registry.index.follows_any(TriggerKind::Insert));
+        assert!(registry.index.follows_additions());
+        registry.remove(a);
+        registry.remove(c);
+        assert!(!registry.index.follows_additions());
+        assert!(registry.index.follows_any(TriggerKind::Remove));
         assert_eq!(registry.remove(b), None, "a stale id finds nothing");
-        assert_eq!(registry.len(), 3);
+        assert_eq!(registry.len(), 1);
     }
 
     #[test]

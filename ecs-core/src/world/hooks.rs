@@ -88,7 +88,7 @@ impl ObserverHook<'_> {
 impl StructuralHook for ObserverHook<'_> {
     #[inline]
     fn is_idle(&self) -> bool {
-        !self.index.follows_any(TriggerKind::Add) && !self.index.follows_any(TriggerKind::Insert)
+        !self.index.follows_additions()
     }
 
     #[inline]

@@ -226,9 +226,11 @@ impl World {
         let Some(id) = self.data.storages.id_of_mut::<T>() else {
             return Err(Error::missing::<T>(entity));
         };
-        let observed = self.announce_removal(id, entity);
-        let removed = self.split().1.remove(id, entity);
-        self.apply_observer_commands(observed);
+        let removed = if self.observers.follow_removals() {
+            self.remove_observed(id, entity)
+        } else {
+            self.split().1.remove(id, entity)
+        };
         removed.ok_or_else(|| Error::missing::<T>(entity))
     }
 
@@ -326,9 +328,11 @@ impl World {
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
         self.data.entities.check(entity)?;
-        let observed = self.announce_despawn(entity);
-        self.split().1.despawn(entity);
-        self.apply_observer_commands(observed);
+        if self.observers.follow_removals() {
+            self.despawn_observed(entity);
+        } else {
+            self.split().1.despawn(entity);
+        }
         Ok(())
     }
 

@@ -5,7 +5,7 @@ use core::panic::AssertUnwindSafe;
 use std::panic::{catch_unwind, resume_unwind};
 use std::sync::Arc;
 
-use crate::component::ComponentId;
+use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::observer::{Fired, TriggerKind};
@@ -48,16 +48,15 @@ impl World {
         self.apply_observer_commands(commands);
     }
 
-    /// Runs the `OnRemove` observers of component `id` on the live `entity`,
-    /// if it holds one, before it leaves; returns their commands, for
-    /// [`apply_observer_commands`](Self::apply_observer_commands) once the
-    /// removal is done.
-    #[inline]
-    pub(in crate::world) fn announce_removal(
+    /// Takes component `id` (which must be `T`'s) away from the live
+    /// `entity` with its `OnRemove` observers run first, while it is still
+    /// there, and their commands applied after.
+    #[inline(never)]
+    pub(in crate::world) fn remove_observed<T: Component>(
         &mut self,
         id: ComponentId,
         entity: Entity,
-    ) -> ObserverCommands {
+    ) -> Option<T> {
         let mut commands = ObserverCommands::default();
         if self
             .observers
@@ -73,18 +72,20 @@ impl World {
             };
             self.notify(event, &mut commands);
         }
-        commands
+        let removed = self.split().1.remove(id, entity);
+        self.apply_observer_commands(commands);
+        removed
     }
 
-    /// Runs the `OnRemove` observers of every component the live `entity`
-    /// holds, in component id order, before it is despawned.
-    #[inline]
-    pub(in crate::world) fn announce_despawn(&mut self, entity: Entity) -> ObserverCommands {
+    /// Despawns the live `entity` with the `OnRemove` observers of every
+    /// component it holds run first (in component id order), and their
+    /// commands applied after.
+    #[inline(never)]
+    pub(in crate::world) fn despawn_observed(&mut self, entity: Entity) {
         let mut commands = ObserverCommands::default();
-        if self.observers.follow_removals() {
-            self.announce_despawn_now(entity, &mut commands);
-        }
-        commands
+        self.announce_despawn_now(entity, &mut commands);
+        self.split().1.despawn(entity);
+        self.apply_observer_commands(commands);
     }
 
     #[inline(never)]

@@ -158,9 +158,10 @@ pub(crate) struct Observers {
 }
 
 impl Observers {
-    /// Whether any observer follows removals at all.
+    /// Whether any observer follows removals at all: when none does, a
+    /// removal takes the funnel's path alone.
     #[inline]
-    fn follow_removals(&self) -> bool {
+    pub(in crate::world) fn follow_removals(&self) -> bool {
         self.registry.index.follows_any(TriggerKind::Remove)
     }
 
