@@ -114,17 +114,23 @@ const PATHS: &[(&str, Path, (u32, u32, u32))] = &[
     ),
     (
         "spawn_batch",
-        |w, _, _| drop(w.spawn_batch((0..5).map(Health))),
+        |w, _, _| {
+            let _ = w.spawn_batch((0..5).map(Health));
+        },
         (5, 5, 0),
     ),
     (
         "insert new",
-        |w, _, bare| drop(w.insert(bare, Health(2))),
+        |w, _, bare| {
+            let _ = w.insert(bare, Health(2));
+        },
         (1, 1, 0),
     ),
     (
         "insert replacing",
-        |w, held, _| drop(w.insert(held, Health(2))),
+        |w, held, _| {
+            let _ = w.insert(held, Health(2));
+        },
         (0, 1, 0),
     ),
     (
@@ -147,7 +153,9 @@ const PATHS: &[(&str, Path, (u32, u32, u32))] = &[
     ),
     (
         "remove",
-        |w, held, _| drop(w.remove::<Health>(held).unwrap()),
+        |w, held, _| {
+            let _ = w.remove::<Health>(held).unwrap();
+        },
         (0, 0, 1),
     ),
     (
@@ -180,12 +188,16 @@ const PATHS: &[(&str, Path, (u32, u32, u32))] = &[
     ),
     (
         "EntityMut::insert new",
-        |w, _, bare| drop(w.entity_mut(bare).unwrap().insert(Health(2))),
+        |w, _, bare| {
+            let _ = w.entity_mut(bare).unwrap().insert(Health(2));
+        },
         (1, 1, 0),
     ),
     (
         "EntityMut::insert replacing",
-        |w, held, _| drop(w.entity_mut(held).unwrap().insert(Health(2))),
+        |w, held, _| {
+            let _ = w.entity_mut(held).unwrap().insert(Health(2));
+        },
         (0, 1, 0),
     ),
     (
@@ -195,7 +207,9 @@ const PATHS: &[(&str, Path, (u32, u32, u32))] = &[
     ),
     (
         "EntityMut::remove",
-        |w, held, _| drop(w.entity_mut(held).unwrap().remove::<Health>()),
+        |w, held, _| {
+            let _ = w.entity_mut(held).unwrap().remove::<Health>();
+        },
         (0, 0, 1),
     ),
     (
