@@ -5,7 +5,8 @@
 # Usage: scripts/memcheck.sh            (property tests shortened for valgrind's ~50x slowdown)
 #        ECS_MODEL_CASES=1000 scripts/memcheck.sh
 #
-# The compile-fail tests (derive_*) run rustc, not our code, so they are skipped here.
+# The compile-fail tests (derive_*, *_compile_fail) run rustc, not our code, so they are
+# skipped here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +27,7 @@ for line in sys.stdin:
     msg = json.loads(line)
     if msg.get("reason") == "compiler-artifact" and msg.get("executable") and msg["profile"]["test"]:
         name = msg["target"]["name"]
-        if not name.startswith("derive_"):
+        if not (name.startswith("derive_") or name.endswith("_compile_fail")):
             print(msg["executable"])
 '
 )

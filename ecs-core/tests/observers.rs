@@ -8,12 +8,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ecs_core::prelude::*;
 use ecs_core::{IntoObserver, MAX_OBSERVER_DEPTH};
 
-#[test]
-#[cfg_attr(miri, ignore = "runs the compiler")]
-fn misuse_is_a_compile_error_that_says_what_an_observer_is() {
-    trybuild::TestCases::new().compile_fail("tests/ui/observer/fail/*.rs");
-}
-
 #[derive(Component, Debug, PartialEq)]
 struct Health(i32);
 #[derive(Component)]
