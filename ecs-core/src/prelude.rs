@@ -11,7 +11,8 @@
 //! let _: Result<&Position, Error> = world.get::<Position>(e);
 //! ```
 
-pub use crate::query::{Or, ReadOnlyQuery, With, Without};
+pub use crate::change::Mut;
+pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{Schedule, Stage};
 pub use crate::system::{EventReader, EventWriter, IntoSystem, Local, Res, ResMut, System};
 pub use crate::{

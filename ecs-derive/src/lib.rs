@@ -22,6 +22,9 @@ mod world_lifetime;
 /// generic or not.
 ///
 /// Options, as `#[component(...)]` on the type:
+/// - `track_changes`: keep an added and a changed tick per value, so the
+///   filters `Added<T>` and `Changed<T>` work for the type, and `&mut T` in
+///   a query yields `Mut<T>`, which marks the value changed when written;
 /// - `crate = "path"`: where `ecs_core` is, when the dependency is renamed or re-exported.
 ///
 /// ```
