@@ -86,11 +86,18 @@ fn the_issue_snippet_reports_each_change_once() {
 
     schedule.run(&mut world).unwrap();
     let first = world.resource_mut::<Report>().unwrap();
-    assert_eq!(first.0, [(a, 10), (b, 10)], "the first run sees everything added before it");
+    assert_eq!(
+        first.0,
+        [(a, 10), (b, 10)],
+        "the first run sees everything added before it"
+    );
     assert_eq!(first.1, [a, b]);
     *first = Report::default();
 
-    world.send(Hit { target: b, damage: 3 });
+    world.send(Hit {
+        target: b,
+        damage: 3,
+    });
     schedule.run(&mut world).unwrap();
     let second = world.resource_mut::<Report>().unwrap();
     assert_eq!(second.0, [(b, 7)]);
@@ -140,7 +147,10 @@ fn option_of_mut_and_for_each_and_get_mut_mark_exactly() {
     let tracked = world.spawn((Armor(0), Health(1)));
     let other = world.spawn((Armor(0), Health(1)));
     let since = world.change_tick();
-    for (armor, health) in world.query::<(&mut Armor, Option<&mut Health>)>().iter_mut() {
+    for (armor, health) in world
+        .query::<(&mut Armor, Option<&mut Health>)>()
+        .iter_mut()
+    {
         armor.0 += 1; // untracked: a plain `&mut Armor`
         if let Some(mut h) = health
             && h.0 == 1
@@ -158,7 +168,12 @@ fn option_of_mut_and_for_each_and_get_mut_mark_exactly() {
     let _untouched = world.get_mut::<Health>(tracked).unwrap();
     assert!(changed(&mut world, since).is_empty());
     world.get_mut::<Health>(tracked).unwrap().0 = 9;
-    world.entity_mut(other).unwrap().get_mut::<Health>().unwrap().0 = 9;
+    world
+        .entity_mut(other)
+        .unwrap()
+        .get_mut::<Health>()
+        .unwrap()
+        .0 = 9;
     assert_eq!(changed(&mut world, since), [tracked, other]);
     assert_eq!(world.get::<Armor>(plain).unwrap(), &Armor(1));
 }
@@ -209,7 +224,9 @@ fn every_way_of_adding_marks_added_and_changed_and_a_replacement_marks_changed_o
     world.insert(bare, Health(4)).unwrap();
     world.insert(old, Health(5)).unwrap(); // a replacement
     let bundled = world.spawn(Burning);
-    world.insert_bundle(bundled, (Health(6), Shield(6))).unwrap();
+    world
+        .insert_bundle(bundled, (Health(6), Shield(6)))
+        .unwrap();
     let handled = world.spawn(());
     world.entity_mut(handled).unwrap().insert(Health(7));
     world.commands().spawn(Health(8));
@@ -223,7 +240,9 @@ fn every_way_of_adding_marks_added_and_changed_and_a_replacement_marks_changed_o
         .unwrap()
         .0;
 
-    let mut expected_added = vec![spawned, batch[0], batch[1], bare, bundled, handled, commanded];
+    let mut expected_added = vec![
+        spawned, batch[0], batch[1], bare, bundled, handled, commanded,
+    ];
     expected_added.push(commanded_insert);
     expected_added.sort();
     assert_eq!(added(&mut world, since), expected_added);
@@ -254,7 +273,10 @@ fn a_query_built_from_the_world_compares_against_tick_zero() {
     let a = world.spawn(Health(1));
     let b = world.spawn(Armor(1));
     let _ = world.change_tick();
-    let all: Vec<Entity> = world.query_filtered::<Entity, Added<Health>>().iter().collect();
+    let all: Vec<Entity> = world
+        .query_filtered::<Entity, Added<Health>>()
+        .iter()
+        .collect();
     assert_eq!(all, [a]);
     assert_eq!(world.query_ref::<Entity>().iter().count(), 2);
     let shared: Vec<Entity> = world
@@ -296,7 +318,10 @@ fn get_on_a_filtered_query_says_why_an_entity_is_left_out() {
 type Log = Arc<Mutex<Vec<(&'static str, Vec<Entity>)>>>;
 
 /// A system named `name` that logs the entities whose `Health` changed.
-fn watcher(name: &'static str, log: &Log) -> impl FnMut(Query<Entity, Changed<Health>>) + Send + 'static {
+fn watcher(
+    name: &'static str,
+    log: &Log,
+) -> impl FnMut(Query<Entity, Changed<Health>>) + Send + 'static {
     let log = Arc::clone(log);
     move |q: Query<Entity, Changed<Health>>| {
         let mut seen: Vec<Entity> = q.iter().collect();
@@ -380,7 +405,10 @@ fn ignore_earlier_changes_makes_the_first_run_see_nothing_from_before() {
     world.spawn(Health(0));
     let mut schedule = Schedule::new();
     schedule
-        .add_system(Stage::Update, watcher("fresh", &log).ignore_earlier_changes())
+        .add_system(
+            Stage::Update,
+            watcher("fresh", &log).ignore_earlier_changes(),
+        )
         .unwrap();
     schedule.run(&mut world).unwrap();
     let later = world.spawn(Health(1));
@@ -457,13 +485,19 @@ fn a_writer_and_a_change_reader_of_one_type_never_share_a_batch() {
     world.spawn_batch((0..10_000).map(Health));
     let mut schedule = Schedule::new();
     schedule
-        .add_system(Stage::Update, (|mut q: Query<&mut Health>| q.for_each(|mut h| h.0 += 1)).named("w"))
+        .add_system(
+            Stage::Update,
+            (|mut q: Query<&mut Health>| q.for_each(|mut h| h.0 += 1)).named("w"),
+        )
         .unwrap();
     schedule
-        .add_system(Stage::Update, (|q: Query<Entity, Changed<Health>>| {
-            let _ = q.iter().count();
-        })
-        .named("r"))
+        .add_system(
+            Stage::Update,
+            (|q: Query<Entity, Changed<Health>>| {
+                let _ = q.iter().count();
+            })
+            .named("r"),
+        )
         .unwrap();
     let explained = schedule.explain().unwrap();
     let stage = explained.stage(Stage::Update).unwrap();
@@ -477,11 +511,17 @@ fn one_system_may_not_hold_a_writer_and_a_change_reader_of_one_type_in_two_queri
         Stage::Update,
         |_: Query<&mut Health>, _: Query<Entity, Changed<Health>>| {},
     );
-    assert!(matches!(result, Err(Error::ConflictingAccess { .. })), "{result:?}");
+    assert!(
+        matches!(result, Err(Error::ConflictingAccess { .. })),
+        "{result:?}"
+    );
+    type NewShields = Or<(Added<Shield>, Changed<Shield>)>;
     let together = schedule.add_system(
         Stage::Update,
-        (|_: Query<&mut Health, (Changed<Health>, Or<(Added<Shield>, Changed<Shield>)>)>| {})
-            .named("together"),
+        (|_: Query<&mut Health, (Changed<Health>, NewShields)>| {}).named("together"),
     );
-    assert!(together.is_ok(), "a filter beside its own query's `&mut T` is fine");
+    assert!(
+        together.is_ok(),
+        "a filter beside its own query's `&mut T` is fine"
+    );
 }

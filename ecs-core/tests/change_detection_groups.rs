@@ -68,7 +68,9 @@ impl Model {
     fn expected(&self, which: usize, added: bool) -> Vec<Entity> {
         self.live
             .iter()
-            .filter(|(_, slots)| slots[which].is_some_and(|s| if added { s.added } else { s.changed }))
+            .filter(|(_, slots)| {
+                slots[which].is_some_and(|s| if added { s.added } else { s.changed })
+            })
             .map(|(&e, _)| e)
             .collect()
     }
@@ -85,13 +87,35 @@ fn found<F: QueryFilter>(world: &mut World, since: Tick) -> Vec<Entity> {
 }
 
 fn check(world: &mut World, model: &Model, since: Tick) {
-    assert_eq!(found::<Added<A>>(world, since), model.expected(0, true), "Added<A>");
-    assert_eq!(found::<Changed<A>>(world, since), model.expected(0, false), "Changed<A>");
-    assert_eq!(found::<Added<B>>(world, since), model.expected(1, true), "Added<B>");
-    assert_eq!(found::<Changed<B>>(world, since), model.expected(1, false), "Changed<B>");
+    assert_eq!(
+        found::<Added<A>>(world, since),
+        model.expected(0, true),
+        "Added<A>"
+    );
+    assert_eq!(
+        found::<Changed<A>>(world, since),
+        model.expected(0, false),
+        "Changed<A>"
+    );
+    assert_eq!(
+        found::<Added<B>>(world, since),
+        model.expected(1, true),
+        "Added<B>"
+    );
+    assert_eq!(
+        found::<Changed<B>>(world, since),
+        model.expected(1, false),
+        "Changed<B>"
+    );
     for (&e, slots) in &model.live {
-        assert_eq!(world.get::<A>(e).ok().map(|a| a.0), slots[0].map(|s| s.value));
-        assert_eq!(world.get::<B>(e).ok().map(|b| b.0), slots[1].map(|s| s.value));
+        assert_eq!(
+            world.get::<A>(e).ok().map(|a| a.0),
+            slots[0].map(|s| s.value)
+        );
+        assert_eq!(
+            world.get::<B>(e).ok().map(|b| b.0),
+            slots[1].map(|s| s.value)
+        );
     }
 }
 
@@ -129,7 +153,10 @@ fn run(ops: &[Op], group_first: bool) {
                     (false, true) => world.spawn(B(next)),
                     _ => world.spawn((A(next), B(next))),
                 };
-                let slots = [a.then(|| fresh(next)).flatten(), b.then(|| fresh(next)).flatten()];
+                let slots = [
+                    a.then(|| fresh(next)).flatten(),
+                    b.then(|| fresh(next)).flatten(),
+                ];
                 model.live.insert(e, slots);
             }
             Op::Insert(n, which, value) => {
@@ -199,9 +226,20 @@ fn run(ops: &[Op], group_first: bool) {
     }
     check(&mut world, &model, since);
     if group_first || ops.len() >= 2 {
-        let grouped = world.query::<(Entity, &A, &B)>().slices().map(|(e, _, _)| e.len());
-        let both = model.live.values().filter(|s| s[0].is_some() && s[1].is_some()).count();
-        assert_eq!(grouped.ok(), Some(both), "the group packs every entity with both");
+        let grouped = world
+            .query::<(Entity, &A, &B)>()
+            .slices()
+            .map(|(e, _, _)| e.len());
+        let both = model
+            .live
+            .values()
+            .filter(|s| s[0].is_some() && s[1].is_some())
+            .count();
+        assert_eq!(
+            grouped.ok(),
+            Some(both),
+            "the group packs every entity with both"
+        );
     }
 }
 

@@ -85,12 +85,15 @@ type Reports = Arc<Mutex<Vec<Report>>>;
 
 const WATCHERS: [&str; 4] = ["pre", "update", "post", "last"];
 
+type AddedHp<'w> = Query<'w, Entity, Added<Hp>>;
+type ChangedHp<'w> = Query<'w, Entity, Changed<Hp>>;
+
 fn watcher(
     name: &'static str,
     reports: &Reports,
-) -> impl FnMut(Query<Entity, Added<Hp>>, Query<Entity, Changed<Hp>>) + Send + 'static {
+) -> impl FnMut(AddedHp, ChangedHp) + Send + 'static {
     let reports = Arc::clone(reports);
-    move |added: Query<Entity, Added<Hp>>, changed: Query<Entity, Changed<Hp>>| {
+    move |added: AddedHp, changed: ChangedHp| {
         let mut a: Vec<Entity> = added.iter().collect();
         let mut c: Vec<Entity> = changed.iter().collect();
         a.sort();
@@ -127,8 +130,11 @@ fn schedule(reports: &Reports) -> Schedule {
         .unwrap();
     s.add_system(Stage::Update, writer).unwrap();
     s.add_system(Stage::Update, reaper.after("writer")).unwrap();
-    s.add_system(Stage::Update, watcher("update", reports).named("update").after("writer"))
-        .unwrap();
+    s.add_system(
+        Stage::Update,
+        watcher("update", reports).named("update").after("writer"),
+    )
+    .unwrap();
     s.add_system(Stage::PostUpdate, watcher("post", reports).named("post"))
         .unwrap();
     s.add_system(
@@ -183,8 +189,16 @@ impl Model {
 
     fn consume(&mut self, w: usize) -> Report {
         let pending = std::mem::take(&mut self.pending[w]);
-        let added = pending.iter().filter(|(_, f)| f.0).map(|(&e, _)| e).collect();
-        let changed = pending.iter().filter(|(_, f)| f.1).map(|(&e, _)| e).collect();
+        let added = pending
+            .iter()
+            .filter(|(_, f)| f.0)
+            .map(|(&e, _)| e)
+            .collect();
+        let changed = pending
+            .iter()
+            .filter(|(_, f)| f.1)
+            .map(|(&e, _)| e)
+            .collect();
         (WATCHERS[w], added, changed)
     }
 
@@ -192,14 +206,21 @@ impl Model {
     fn frame(&mut self, plan: &[(Entity, Touch)]) -> Vec<Report> {
         let mut reports = vec![self.consume(0)];
         for &(e, touch) in plan {
-            let Some(&current) = self.hp.get(&e) else { continue };
+            let Some(&current) = self.hp.get(&e) else {
+                continue;
+            };
             match touch {
                 Touch::Assign(v) => self.set(e, v),
                 Touch::SetIfNeq(v) if v != current => self.set(e, v),
                 Touch::SetIfNeq(_) | Touch::Look => {}
             }
         }
-        let doomed: Vec<Entity> = self.hp.iter().filter(|(_, v)| **v == 0).map(|(&e, _)| e).collect();
+        let doomed: Vec<Entity> = self
+            .hp
+            .iter()
+            .filter(|(_, v)| **v == 0)
+            .map(|(&e, _)| e)
+            .collect();
         reports.push(self.consume(1));
         for e in doomed {
             self.forget(e);
@@ -250,7 +271,9 @@ fn run(ops: &[Op]) {
             }
             Op::WorldAssign(n, v) | Op::WorldSetIfNeq(n, v) => {
                 let Some(e) = model.nth(*n) else { continue };
-                let Some(&current) = model.hp.get(&e) else { continue };
+                let Some(&current) = model.hp.get(&e) else {
+                    continue;
+                };
                 let mut hp = world.get_mut::<Hp>(e).unwrap();
                 if matches!(op, Op::WorldAssign(..)) {
                     hp.0 = *v;
@@ -278,8 +301,11 @@ fn run(ops: &[Op]) {
                 assert_eq!(got, expected);
             }
         }
-        let values: BTreeMap<Entity, u8> =
-            world.query::<(Entity, &Hp)>().iter().map(|(e, h)| (e, h.0)).collect();
+        let values: BTreeMap<Entity, u8> = world
+            .query::<(Entity, &Hp)>()
+            .iter()
+            .map(|(e, h)| (e, h.0))
+            .collect();
         assert_eq!(values, model.hp);
     }
 }

@@ -34,7 +34,8 @@ fn schedule(seen: &Seen) -> Schedule {
     schedule
         .add_system(
             Stage::PostUpdate,
-            (move |added: Query<Entity, Added<Health>>, changed: Query<Entity, Changed<Health>>| {
+            (move |added: Query<Entity, Added<Health>>,
+                   changed: Query<Entity, Changed<Health>>| {
                 let mut a: Vec<Entity> = added.iter().collect();
                 let mut c: Vec<Entity> = changed.iter().collect();
                 a.sort();
@@ -98,11 +99,17 @@ fn the_counter_panics_at_the_limit_instead_of_wrapping() {
         .cloned()
         .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
         .unwrap_or_default();
-    assert!(message.contains("cannot advance without wrapping"), "{message}");
+    assert!(
+        message.contains("cannot advance without wrapping"),
+        "{message}"
+    );
     let again = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let _ = world.get_mut::<Health>(e);
     }));
-    assert!(again.is_err(), "a write through the world past the limit panics too");
+    assert!(
+        again.is_err(),
+        "a write through the world past the limit panics too"
+    );
 }
 
 #[test]

@@ -356,7 +356,9 @@ impl<const MODE: u8> Bench for Ours<MODE> {
 
 /// System `i`'s work on our world, without a schedule.
 fn by_hand_mix<R: Scalar + Component, W: Scalar + Component>(world: &mut World) {
-    world.query::<(&R, &mut W)>().for_each(|(r, mut w)| mix(r, &mut *w));
+    world
+        .query::<(&R, &mut W)>()
+        .for_each(|(r, mut w)| mix(r, &mut *w));
 }
 
 /// Ours without a schedule: the 100 queries by hand, in order, as hecs and

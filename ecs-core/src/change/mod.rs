@@ -30,6 +30,6 @@
 mod clock;
 mod mut_ref;
 
-pub(crate) use clock::{ChangeClock, ComponentTicks, RunTicks};
 pub use clock::Tick;
+pub(crate) use clock::{ChangeClock, ComponentTicks, RunTicks};
 pub use mut_ref::{ComponentMut, Mut};

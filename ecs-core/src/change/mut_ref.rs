@@ -203,21 +203,28 @@ mod tests {
     #[test]
     fn reading_marks_nothing_and_writing_marks_with_the_borrow_tick() {
         let (mut value, mut changed) = (1u32, 0u64);
-        let mut m = Mut::from_parts(&mut value, Some(&mut changed), 7);
-        assert_eq!(*m, 1);
-        assert!(!m.set_if_neq(1));
-        *m += 1;
-        drop(m);
+        {
+            let mut m = Mut::from_parts(&mut value, Some(&mut changed), 7);
+            assert_eq!(*m, 1);
+            assert!(!m.set_if_neq(1));
+            *m += 1;
+        }
         assert_eq!((value, changed), (2, 7));
     }
 
     #[test]
     fn set_if_neq_marks_only_a_different_value() {
         let (mut value, mut changed) = (1u32, 0u64);
-        let mut m = Mut::from_parts(&mut value, Some(&mut changed), 3);
-        assert!(!m.set_if_neq(1));
-        assert!(m.set_if_neq(5));
-        drop(m);
+        {
+            let mut m = Mut::from_parts(&mut value, Some(&mut changed), 3);
+            assert!(!m.set_if_neq(1));
+            assert_eq!(
+                m.changed.as_deref(),
+                Some(&0),
+                "an equal value marks nothing"
+            );
+            assert!(m.set_if_neq(5));
+        }
         assert_eq!((value, changed), (5, 3));
     }
 

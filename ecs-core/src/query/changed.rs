@@ -131,10 +131,11 @@ impl<'w, T: TrackedComponent> TickFilter<'w, T> {
     fn of(view: WorldView<'w>) -> Self {
         let found = view.storages().lookup::<T>();
         let (ticks, tracked) = match found {
-            // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for
-            // `'w`; its ticks vector changes only under `&mut World`.
             Some((_, set)) if T::TRACK_CHANGES => {
-                (unsafe { SparseSet::ticks_for_read(set.as_ptr()) }, true)
+                // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for
+                // `'w`; its ticks vector changes only under `&mut World`.
+                let ticks = unsafe { SparseSet::ticks_for_read(set.as_ptr()) };
+                (ticks, true)
             }
             _ => (NonNull::dangling(), false),
         };

@@ -103,7 +103,10 @@ impl<'w, T: Component> Presence<'w, T> {
     }
 
     /// The holders of `T`, from the result of looking its storage up in `view`.
-    pub(super) fn found(view: WorldView<'w>, found: Option<(ComponentId, NonNull<SparseSet<T>>)>) -> Self {
+    pub(super) fn found(
+        view: WorldView<'w>,
+        found: Option<(ComponentId, NonNull<SparseSet<T>>)>,
+    ) -> Self {
         let Some((id, set)) = found else {
             return Self {
                 sparse: &EMPTY_SPARSE,
@@ -256,7 +259,6 @@ impl<'w, T> Column<'w, T> {
     pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
         self.presence.dense(entity)
     }
-
 
     /// Whether this column holds exactly `driver[range]` at positions `range`.
     #[inline]

@@ -8,9 +8,9 @@ use crate::error::Error;
 
 use super::Query;
 use super::column::{Column, Required};
-use super::mut_column::MutColumn;
 use super::data::QueryData;
 use super::filter::QueryFilter;
+use super::mut_column::MutColumn;
 
 /// A fetch whose items can be handed out as whole slices: `&T` as `&[T]`,
 /// `&mut T` as `&mut [T]`, `Entity` as `&[Entity]`, and tuples of these.

@@ -436,7 +436,9 @@ mod tests {
                         last_run: 0,
                         this_run: shared.advance_change_tick(),
                     };
-                    system.run(SystemWorld::new(shared, Some(lane), ticks)).unwrap();
+                    system
+                        .run(SystemWorld::new(shared, Some(lane), ticks))
+                        .unwrap();
                 });
             }
         });

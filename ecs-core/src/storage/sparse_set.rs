@@ -210,7 +210,11 @@ impl<T: Component> SparseSet<T> {
         } else {
             0
         };
-        assert_eq!(self.ticks.len(), ticks, "one pair of ticks per tracked value");
+        assert_eq!(
+            self.ticks.len(),
+            ticks,
+            "one pair of ticks per tracked value"
+        );
         for (i, &e) in self.entities.iter().enumerate() {
             assert_eq!(self.sparse.get(e), Some(i), "sparse slot of {e:?}");
         }
@@ -423,7 +427,11 @@ mod tests {
             (t.added, t.changed)
         };
         assert_eq!(set.insert(e(2), Tracked(20), 9), Some(Tracked(2)));
-        assert_eq!(ticks(&set, 2), (3, 9), "a replacement is a change, not an add");
+        assert_eq!(
+            ticks(&set, 2),
+            (3, 9),
+            "a replacement is a change, not an add"
+        );
         set.remove(e(0));
         assert_eq!(set.entities(), &[e(3), e(1), e(2)]);
         assert_eq!((ticks(&set, 3), ticks(&set, 1)), ((4, 4), (2, 2)));

@@ -53,7 +53,13 @@ mod tests {
         let mut all = LastRun::new(true);
         assert_eq!(all.ticks(5).last_run, 0);
         all.ran(5);
-        assert_eq!(all.ticks(9), RunTicks { last_run: 5, this_run: 9 });
+        assert_eq!(
+            all.ticks(9),
+            RunTicks {
+                last_run: 5,
+                this_run: 9
+            }
+        );
 
         let mut fresh = LastRun::new(false);
         assert_eq!(fresh.ticks(5).last_run, 4);

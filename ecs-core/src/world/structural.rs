@@ -34,7 +34,10 @@ impl Structural<'_> {
         entity: Entity,
         value: T,
     ) -> Option<T> {
-        let replaced = self.storages.typed_mut::<T>(id).insert(entity, value, self.tick);
+        let replaced = self
+            .storages
+            .typed_mut::<T>(id)
+            .insert(entity, value, self.tick);
         if replaced.is_none() {
             self.masks.mark(entity.index(), id);
             if !self.hooks.is_idle() {

@@ -70,13 +70,7 @@ pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
         &Fetch::ReadOnlyOf,
     );
     let (_, type_generics, _) = q.input.generics.split_for_impl();
-    let main = impl_query_data(
-        q,
-        name,
-        &item,
-        &Fetch::Plain,
-        &quote!(#twin #type_generics),
-    );
+    let main = impl_query_data(q, name, &item, &Fetch::Plain, &quote!(#twin #type_generics));
     let twin_impl = impl_query_data(q, &twin, &twin, &Fetch::ReadOnlyOf, &quote!(Self));
     let twin_marker = marker_impl(q, &twin);
     let read = fields_read(q);
