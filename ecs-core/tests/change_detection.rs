@@ -178,6 +178,7 @@ fn option_of_mut_and_for_each_and_get_mut_mark_exactly() {
     assert_eq!(world.get::<Armor>(plain).unwrap(), &Armor(1));
 }
 
+#[cfg(feature = "parallel")]
 #[test]
 fn a_parallel_loop_marks_exactly_the_entities_it_writes() {
     let mut world = World::new();
