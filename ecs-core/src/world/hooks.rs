@@ -1,5 +1,6 @@
 //! The one interface through which everything kept in step with the world's
-//! structure hears of it: groups today, observers and change ticks next.
+//! structure hears of it: groups today, observers next. (Change ticks live
+//! in the storages and move with the values, so they need no hook.)
 
 use crate::component::ComponentId;
 use crate::entity::Entity;
