@@ -174,7 +174,9 @@ impl Bench for Ours {
     }
 
     fn run(&mut self) {
-        self.schedule.run(&mut self.world).expect("the resources exist");
+        self.schedule
+            .run(&mut self.world)
+            .expect("the resources exist");
     }
 
     fn checksum(&mut self) -> f64 {
