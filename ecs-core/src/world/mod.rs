@@ -288,7 +288,12 @@ impl World {
     /// ```
     #[inline]
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Result<T::Mut<'_>, Error> {
-        let tick = self.data.clock.advance();
+        // Only a tracked type's writes are stamped: the others skip the counter.
+        let tick = if T::TRACK_CHANGES {
+            self.data.clock.advance()
+        } else {
+            0
+        };
         match self
             .data
             .storages
