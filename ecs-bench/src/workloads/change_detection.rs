@@ -41,12 +41,10 @@ pub fn workload() -> Workload {
 /// The tracked component: written by 10 % of the entities each frame.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 #[component(track_changes)]
-#[cfg_attr(feature = "peers", derive(bevy_ecs::component::Component))]
 pub struct Health(pub f32);
 
 /// Which entity this is, `0..ENTITIES`: picks the tenth written each frame.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "peers", derive(bevy_ecs::component::Component))]
 pub struct Slot(pub u32);
 
 /// Whether the entity in slot `slot` is written in frame `frame`.

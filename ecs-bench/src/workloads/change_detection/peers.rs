@@ -1,8 +1,19 @@
 //! change_detection for the peer libraries (the `peers` feature): bevy_ecs,
 //! whose components always carry change ticks.
+//!
+//! bevy's own `Component` derive reads `#[component(...)]` too and rejects
+//! ours, so bevy gets its own two types, of the same shape.
 
 use super::*;
 use bevy_ecs::prelude::{Changed, IntoScheduleConfigs, Query, ResMut};
+
+/// [`super::Health`], as a bevy component.
+#[derive(bevy_ecs::component::Component, Clone, Copy, Debug, PartialEq)]
+struct Health(f32);
+
+/// [`super::Slot`], as a bevy component.
+#[derive(bevy_ecs::component::Component, Clone, Copy, Debug, PartialEq)]
+struct Slot(u32);
 
 pub(super) fn contenders() -> Vec<Contender> {
     vec![Contender::of::<Bevy>(
