@@ -3,14 +3,15 @@
 //! binary times, so a workload is written once.
 //!
 //! `cargo bench -p ecs-bench --bench ecs` runs them all; add a filter such as
-//! `-- iteration` for one topic (`-- systems`: schedules and commands).
+//! `-- iteration` for one topic (`-- systems`: schedules and commands;
+//! `-- change_detection`: `Changed` over 100,000 tracked entities).
 //! Worlds are built only for the benches the filter keeps.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ecs_bench::harness::{Contender, Timed};
 use ecs_bench::workloads::{
-    add_remove, big_iter, commands, empty_systems, frag_iter, heavy_compute, random_get, schedule,
-    schedule_many, simple_insert, simple_iter,
+    add_remove, big_iter, change_detection, commands, empty_systems, frag_iter, heavy_compute,
+    random_get, schedule, schedule_many, simple_insert, simple_iter,
 };
 
 /// Every bench, in run order: its group, its name, and the contender it times.
@@ -28,6 +29,7 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
     let empty_systems = empty_systems::workload();
     let schedule_many = schedule_many::workload();
     let commands = commands::workload();
+    let change_detection = change_detection::workload();
     vec![
         (
             "spawn",
@@ -111,6 +113,16 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             "systems",
             "commands_world_1k_spawn_1k_despawn",
             commands.contender("ours_world_commands"),
+        ),
+        (
+            "change_detection",
+            "changed_100k_10_percent_written",
+            change_detection.contender("ours"),
+        ),
+        (
+            "change_detection",
+            "ideal_changed_100k_10_percent_written",
+            change_detection.contender("ideal"),
         ),
     ]
 }

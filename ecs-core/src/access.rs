@@ -31,6 +31,9 @@ struct Entry {
     type_id: TypeId,
     name: &'static str,
     mode: AccessMode,
+    /// A filter's read of change ticks: it orders the query after writers
+    /// elsewhere, but never clashes inside its own query.
+    ticks_only: bool,
 }
 
 /// The component data a query reads and writes.
@@ -110,6 +113,41 @@ impl Access {
             type_id: TypeId::of::<T>(),
             name: core::any::type_name::<T>(),
             mode,
+            ticks_only: false,
+        });
+    }
+
+    /// Records that a filter ([`Added`](crate::query::Added),
+    /// [`Changed`](crate::query::Changed)) reads `T`'s change ticks.
+    ///
+    /// Towards other queries and systems this is a read of `T`: it conflicts
+    /// with a writer. Inside its own query it clashes with nothing, so
+    /// `Query<&mut T, Changed<T>>` is fine: the filter reads an entity's
+    /// ticks before that entity's item exists.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// # use ecs_core::query::{Access, AccessMode, QueryData, QueryFilter};
+    /// #[derive(Component)]
+    /// #[component(track_changes)]
+    /// struct Health(u32);
+    ///
+    /// let mut query = Access::new();
+    /// <&mut Health>::access(&mut query);
+    /// <Changed<Health>>::access(&mut query);
+    /// assert_eq!(query.conflict(), None);
+    ///
+    /// let mut other = Access::new();
+    /// <Changed<Health>>::access(&mut other);
+    /// assert_eq!(other.mode_of::<Health>(), Some(AccessMode::Read));
+    /// assert!(query.conflict_with(&other).is_some());
+    /// ```
+    pub fn read_ticks<T: Component>(&mut self) {
+        self.push(Entry {
+            type_id: TypeId::of::<T>(),
+            name: core::any::type_name::<T>(),
+            mode: AccessMode::Read,
+            ticks_only: true,
         });
     }
 
@@ -117,6 +155,8 @@ impl Access {
     fn push(&mut self, entry: Entry) {
         let clashes = |earlier: Entry| {
             earlier.type_id == entry.type_id
+                && !earlier.ticks_only
+                && !entry.ticks_only
                 && (earlier.mode == AccessMode::Write || entry.mode == AccessMode::Write)
         };
         if self.conflict.is_none() && self.entries().any(clashes) {

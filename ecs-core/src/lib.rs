@@ -24,7 +24,8 @@ extern crate self as ecs_core;
 // (`tests/layers.rs` checks this; ARCHITECTURE.md draws it):
 //
 //   1. util                      panic collection, short names, TypeId hashing, macros
-//   2. entity, component         ids and the allocator; Component, ids, info, masks
+//   2. entity, change, component ids and the allocator; change ticks and `Mut`;
+//                                Component, ids, info, masks
 //      observer                  observer ids, triggers, the index by event
 //   3. error                     the error type, in words
 //   4. storage, resource, event  sparse index, sparse set, type-erased storages;
@@ -40,8 +41,10 @@ extern crate self as ecs_core;
 //  11. prelude                   the one import a game needs
 mod util;
 
-mod component;
 mod entity;
+
+pub mod change;
+mod component;
 
 pub mod observer;
 
@@ -70,7 +73,7 @@ pub mod schedule;
 pub mod prelude;
 
 pub use bundle::Bundle;
-pub use component::{Component, ComponentId, ComponentInfo};
+pub use component::{Component, ComponentId, ComponentInfo, TrackedComponent};
 pub use ecs_derive::{Component, Query, SystemParam};
 pub use entity::Entity;
 pub use error::Error;

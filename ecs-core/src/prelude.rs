@@ -11,8 +11,9 @@
 //! let _: Result<&Position, Error> = world.get::<Position>(e);
 //! ```
 
+pub use crate::change::Mut;
 pub use crate::observer::{OnAdd, OnInsert, OnRemove};
-pub use crate::query::{Or, ReadOnlyQuery, With, Without};
+pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{Schedule, Stage};
 pub use crate::system::{EventReader, EventWriter, IntoSystem, Local, Res, ResMut, System};
 pub use crate::{

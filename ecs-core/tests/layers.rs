@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&str] = &[
     "util",
     "entity",
+    "change",
     "component",
     "observer",
     "error",

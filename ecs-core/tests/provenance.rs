@@ -94,3 +94,39 @@ fn despawn_and_clear_with_owned_values() {
     let e = world.spawn((Position(1.0), Name("again".into())));
     assert_eq!(world.get::<Name>(e).unwrap().0, "again");
 }
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[component(track_changes)]
+struct Health(i32);
+
+/// Items of a tracked type hold references to their own changed ticks while
+/// the query's `Changed` filter reads the ticks of the entities after them,
+/// and a group swaps values and ticks between runs.
+#[test]
+fn mut_items_beside_a_change_filter_of_the_same_storage() {
+    let mut world = World::new();
+    world.group::<(Health, Velocity)>().unwrap();
+    let ids = world.spawn_batch((0..6).map(|i| (Health(i), Velocity(1.0))));
+    world.spawn(Health(-1));
+    world.remove::<Velocity>(ids[1]).unwrap();
+    let since = world.change_tick();
+    {
+        let mut query = world
+            .query_filtered::<(Entity, &mut Health), Changed<Health>>()
+            .changed_since(ecs_core::change::Tick::ZERO);
+        let mut items: Vec<_> = query.iter_mut().collect();
+        for (_, h) in items.iter_mut().rev() {
+            h.0 += 10;
+        }
+    }
+    world.get_mut::<Health>(ids[2]).unwrap().0 = 0;
+    let changed = world
+        .query_filtered::<Entity, Changed<Health>>()
+        .changed_since(since)
+        .iter()
+        .count();
+    assert_eq!(changed, 7);
+    let mut grouped = world.query::<(&mut Health, &Velocity)>();
+    let (healths, _) = grouped.slices().unwrap();
+    healths[0].0 = 1;
+}

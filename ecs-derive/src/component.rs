@@ -7,10 +7,19 @@ use syn::{Data, DeriveInput, Path, parse_quote};
 use crate::crate_path::CratePath;
 use crate::options::{combine, parse_options};
 
-const OPTIONS: &str = "`crate = \"path\"`";
+const OPTIONS: &str = "`track_changes`, `crate = \"path\"`";
+
+/// What the `#[component(...)]` options asked for.
+struct Options {
+    krate: Path,
+    track_changes: bool,
+}
 
 pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> {
-    let krate = analyse(input)?;
+    let Options {
+        krate,
+        track_changes,
+    } = analyse(input)?;
     let name = &input.ident;
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
     let mut where_clause = where_clause.cloned();
@@ -24,14 +33,25 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
                 Self: ::core::marker::Send + ::core::marker::Sync + 'static
             ));
     }
+    if !track_changes {
+        return Ok(quote! {
+            impl #impl_generics #krate::Component for #name #type_generics #where_clause {
+                type Mut<'__ecs_w> = &'__ecs_w mut Self;
+            }
+        });
+    }
     Ok(quote! {
-        impl #impl_generics #krate::Component for #name #type_generics #where_clause {}
+        impl #impl_generics #krate::Component for #name #type_generics #where_clause {
+            const TRACK_CHANGES: ::core::primitive::bool = true;
+            type Mut<'__ecs_w> = #krate::change::Mut<'__ecs_w, Self>;
+        }
+        impl #impl_generics #krate::TrackedComponent for #name #type_generics #where_clause {}
     })
 }
 
 /// Checks that the type can be a component and reads its options: the path
-/// to the core crate, or every mistake at once.
-fn analyse(input: &DeriveInput) -> syn::Result<Path> {
+/// to the core crate and whether it tracks changes, or every mistake at once.
+fn analyse(input: &DeriveInput) -> syn::Result<Options> {
     let mut errors = Vec::new();
     if let Data::Union(data) = &input.data {
         errors.push(syn::Error::new_spanned(
@@ -43,15 +63,35 @@ fn analyse(input: &DeriveInput) -> syn::Result<Path> {
     }
 
     let mut krate = CratePath::new();
+    let mut track_changes = false;
     parse_options(
         &input.attrs,
         "component",
         OPTIONS,
         &mut errors,
-        |meta, errors| krate.parse(meta, errors),
+        |meta, errors| {
+            if krate.parse(meta, errors)? {
+                return Ok(true);
+            }
+            if meta.path.is_ident("track_changes") {
+                if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                    errors.push(meta.error(
+                        "the `track_changes` option takes no value: write \
+                         `#[component(track_changes)]`",
+                    ));
+                    crate::options::skip_value(meta)?;
+                }
+                track_changes = true;
+                return Ok(true);
+            }
+            Ok(false)
+        },
     );
     combine(errors)?;
-    Ok(krate.get())
+    Ok(Options {
+        krate: krate.get(),
+        track_changes,
+    })
 }
 
 #[cfg(test)]
@@ -66,8 +106,8 @@ mod tests {
                          struct that knows which field is active and derive `Component` on that";
 
     fn crate_of(source: &str) -> String {
-        let path = analyse(&input(source)).expect("a valid input");
-        path.to_token_stream().to_string()
+        let options = analyse(&input(source)).expect("a valid input");
+        options.krate.to_token_stream().to_string()
     }
 
     #[test]
@@ -108,7 +148,8 @@ mod tests {
             [
                 (UNION.to_owned(), "union".to_owned()),
                 (
-                    "unknown `component` option `storage`; the options are: `crate = \"path\"`"
+                    "unknown `component` option `storage`; the options are: `track_changes`, \
+                     `crate = \"path\"`"
                         .to_owned(),
                     "storage".to_owned(),
                 ),
@@ -137,8 +178,44 @@ mod tests {
             }
         ))
         .unwrap();
-        let expected = quote!(impl ::ecs_core::Component for Position {});
+        let expected = quote!(
+            impl ::ecs_core::Component for Position {
+                type Mut<'__ecs_w> = &'__ecs_w mut Self;
+            }
+        );
         assert_eq!(tokens.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn track_changes_sets_the_constant_the_reference_and_the_marker() {
+        let tokens = derive_component(&parse_quote!(
+            #[component(track_changes)]
+            struct Health(i32);
+        ))
+        .unwrap();
+        let expected = quote! {
+            impl ::ecs_core::Component for Health {
+                const TRACK_CHANGES: ::core::primitive::bool = true;
+                type Mut<'__ecs_w> = ::ecs_core::change::Mut<'__ecs_w, Self>;
+            }
+            impl ::ecs_core::TrackedComponent for Health {}
+        };
+        assert_eq!(tokens.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn track_changes_with_a_value_is_reported() {
+        let error = analyse(&input("#[component(track_changes = true)] struct S;"))
+            .err()
+            .unwrap();
+        assert_eq!(
+            messages(error),
+            [(
+                "the `track_changes` option takes no value: write `#[component(track_changes)]`"
+                    .to_owned(),
+                "track_changes".to_owned(),
+            )]
+        );
     }
 
     #[test]
@@ -155,7 +232,9 @@ mod tests {
             where
                 T: Default,
                 Self: ::core::marker::Send + ::core::marker::Sync + 'static
-            {}
+            {
+                type Mut<'__ecs_w> = &'__ecs_w mut Self;
+            }
         };
         assert_eq!(tokens.to_string(), expected.to_string());
     }
@@ -170,7 +249,9 @@ mod tests {
             impl<'a> ::ecs_core::Component for Name<'a>
             where
                 Self: ::core::marker::Send + ::core::marker::Sync + 'static
-            {}
+            {
+                type Mut<'__ecs_w> = &'__ecs_w mut Self;
+            }
         };
         assert_eq!(tokens.to_string(), expected.to_string());
     }

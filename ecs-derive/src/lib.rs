@@ -22,6 +22,9 @@ mod world_lifetime;
 /// generic or not.
 ///
 /// Options, as `#[component(...)]` on the type:
+/// - `track_changes`: keep an added and a changed tick per value, so the
+///   filters `Added<T>` and `Changed<T>` work for the type, and `&mut T` in
+///   a query yields `Mut<T>`, which marks the value changed when written;
 /// - `crate = "path"`: where `ecs_core` is, when the dependency is renamed or re-exported.
 ///
 /// ```
@@ -34,9 +37,15 @@ mod world_lifetime;
 /// #[component(crate = "ecs_core")]
 /// enum Team { Red, Blue }
 ///
+/// #[derive(Component)]
+/// #[component(track_changes)]
+/// struct Health(i32);
+///
 /// let mut world = World::new();
-/// let e = world.spawn((Position { x: 1.0, y: 2.0 }, Team::Red));
+/// let e = world.spawn((Position { x: 1.0, y: 2.0 }, Team::Red, Health(3)));
 /// assert_eq!(world.get::<Position>(e)?, &Position { x: 1.0, y: 2.0 });
+/// let added = world.query_filtered::<Entity, Added<Health>>().iter().count();
+/// assert_eq!(added, 1);
 /// # Ok::<(), Error>(())
 /// ```
 #[proc_macro_derive(Component, attributes(component))]
@@ -52,9 +61,13 @@ pub fn derive_component(input: TokenStream) -> TokenStream {
 ///
 /// The struct takes one lifetime parameter (the borrow of the world) and its
 /// fields are `&'w T`, `&'w mut T`, `Option<&'w T>`, `Option<&'w mut T>`,
-/// `Entity`, tuples of these, or other derived query structs. A struct with a
-/// `&mut` field also gets a read-only twin, `{Name}ReadOnly`, which `Query::iter`
-/// and `Query::get` yield.
+/// `Entity`, tuples of these, or other derived query structs. A struct that
+/// only reads is its own item. A struct with a `&mut` field describes the
+/// fetch, and gets two generated structs of the same shape: `{Name}Item`, which
+/// `Query::iter_mut` and `Query::get_mut` yield, each field the item of its fetch
+/// (a `&'w mut T` field of a type with `#[component(track_changes)]` is a
+/// `Mut<'w, T>` there, plain `&'w mut T` otherwise), and the read-only twin
+/// `{Name}ReadOnly`, which `Query::iter` and `Query::get` yield.
 ///
 /// Options, as `#[query(...)]` on the struct:
 /// - `mutable`: the struct writes through a nested query field, which the
@@ -76,14 +89,30 @@ pub fn derive_component(input: TokenStream) -> TokenStream {
 ///     vel: &'w Velocity,
 /// }
 ///
+/// #[derive(Component)]
+/// #[component(track_changes)]
+/// struct Health(i32);
+///
+/// #[derive(Query)]
+/// struct Patient<'w> {
+///     health: &'w mut Health,
+///     pos: &'w Position,
+/// }
+///
 /// let mut world = World::new();
-/// let e = world.spawn((Position(0.0), Velocity(2.0)));
+/// let e = world.spawn((Position(0.0), Velocity(2.0), Health(3)));
 /// for m in world.query::<Mover>().iter_mut() {
+///     let m: MoverItem = m;
 ///     m.pos.0 += m.vel.0;
 /// }
 /// let query = world.query::<Mover>();
 /// let view: MoverReadOnly = query.get(e)?;
 /// assert_eq!(view.pos.0, 2.0);
+/// for p in world.query::<Patient>().iter_mut() {
+///     let mut health: Mut<Health> = p.health; // marks `Health` changed only when written
+///     health.0 += 1;
+/// }
+/// assert_eq!(world.get::<Health>(e)?.0, 4);
 /// # Ok::<(), Error>(())
 /// ```
 #[proc_macro_derive(Query, attributes(query))]

@@ -295,7 +295,7 @@ macro_rules! model_side_as {
 
 impl<'w> ModelFetch for View<'w> {
     model_side_as!(ViewTuple);
-    fn item_vals(item: &View<'_>, out: &mut Vec<Val>) {
+    fn item_vals(item: &ViewItem<'_>, out: &mut Vec<Val>) {
         out.extend([
             Val::E(item.entity),
             Val::V(item.pos.mirror()),
@@ -311,14 +311,14 @@ impl<'w> ModelFetch for View<'w> {
             opt(item.tracked),
         ]);
     }
-    fn bump_item(item: &mut View<'_>, k: u8) {
+    fn bump_item(item: &mut ViewItem<'_>, k: u8) {
         item.pos.bump(k);
     }
 }
 
 impl<'w> ModelFetch for Mover<'w> {
     model_side_as!(MoverTuple);
-    fn item_vals(item: &Mover<'_>, out: &mut Vec<Val>) {
+    fn item_vals(item: &MoverItem<'_>, out: &mut Vec<Val>) {
         out.extend([
             Val::E(item.entity),
             Val::V(item.pos.mirror()),
@@ -334,14 +334,14 @@ impl<'w> ModelFetch for Mover<'w> {
             opt(item.items),
         ]);
     }
-    fn bump_item(item: &mut Mover<'_>, k: u8) {
+    fn bump_item(item: &mut MoverItem<'_>, k: u8) {
         item.pos.bump(k);
     }
 }
 
 impl<'w> ModelFetch for Outer<'w> {
     model_side_as!(OuterTuple);
-    fn item_vals(item: &Outer<'_>, out: &mut Vec<Val>) {
+    fn item_vals(item: &OuterItem<'_>, out: &mut Vec<Val>) {
         out.push(Val::E(item.entity));
         Mover::item_vals(&item.mover, out);
         out.push(opt(item.count.as_deref()));
@@ -353,7 +353,7 @@ impl<'w> ModelFetch for Outer<'w> {
         out.push(opt(item.count));
         out.push(Val::V(item.tag.mirror()));
     }
-    fn bump_item(item: &mut Outer<'_>, k: u8) {
+    fn bump_item(item: &mut OuterItem<'_>, k: u8) {
         Mover::bump_item(&mut item.mover, k);
         if let Some(count) = item.count.as_deref_mut() {
             count.bump(k);

@@ -14,6 +14,7 @@
 
 pub mod add_remove;
 pub mod big_iter;
+pub mod change_detection;
 pub mod commands;
 pub mod despawn_churn;
 pub mod empty_systems;
@@ -44,5 +45,6 @@ pub fn all() -> Vec<Workload> {
         empty_systems::workload(),
         schedule_many::workload(),
         commands::workload(),
+        change_detection::workload(),
     ]
 }

@@ -281,7 +281,7 @@ enum Mode {
 fn ours_mix<R: Scalar + Component, W: Scalar + Component, const N: usize>(
     mut q: Query<(&R, &mut W)>,
 ) {
-    q.for_each(|(r, w)| mix(r, w));
+    q.for_each(|(r, mut w)| mix(r, &mut *w));
 }
 
 /// Ours: the 100 systems in Update of a [`Schedule`].
@@ -356,7 +356,9 @@ impl<const MODE: u8> Bench for Ours<MODE> {
 
 /// System `i`'s work on our world, without a schedule.
 fn by_hand_mix<R: Scalar + Component, W: Scalar + Component>(world: &mut World) {
-    world.query::<(&R, &mut W)>().for_each(|(r, w)| mix(r, w));
+    world
+        .query::<(&R, &mut W)>()
+        .for_each(|(r, mut w)| mix(r, &mut *w));
 }
 
 /// Ours without a schedule: the 100 queries by hand, in order, as hecs and

@@ -82,14 +82,14 @@ pub(crate) mod sealed {
         fn columns(storages: &Storages, ids: &mut slice::Iter<'_, ComponentId>) -> Self::Columns;
 
         /// Appends every component for the freshly allocated `entity`, which no
-        /// storage holds; the caller records the components in the entity's
-        /// mask and its groups.
+        /// storage holds, as added at `tick`; the caller records the components
+        /// in the entity's mask and its groups.
         ///
         /// # Safety
         /// `columns` came from [`columns`](Self::columns) on the storages of the
         /// world that allocated `entity`, and that world is borrowed mutably by
         /// the caller for the whole call.
-        unsafe fn push_new(self, columns: &Self::Columns, entity: Entity);
+        unsafe fn push_new(self, columns: &Self::Columns, entity: Entity, tick: u64);
         /// Inserts every component for the live `entity`, dropping values it replaces.
         ///
         /// Each new component is recorded (mask, groups) before any replaced
@@ -123,11 +123,11 @@ impl<T: Component> sealed::WriteBundle for T {
     }
 
     #[inline]
-    unsafe fn push_new(self, columns: &Self::Columns, entity: Entity) {
+    unsafe fn push_new(self, columns: &Self::Columns, entity: Entity, tick: u64) {
         // SAFETY: the pointer is `T`'s live storage (resolved by `columns`, and a
         // world never frees a storage while it lives); the caller's exclusive
         // borrow of the world makes this transient `&mut` the only reference.
-        unsafe { (*columns.as_ptr()).push_new(entity, self) }
+        unsafe { (*columns.as_ptr()).push_new(entity, self, tick) }
     }
 
     #[inline]
@@ -185,11 +185,11 @@ macro_rules! tuple_bundle {
             }
 
             #[inline]
-            unsafe fn push_new(self, columns: &Self::Columns, entity: Entity) {
+            unsafe fn push_new(self, columns: &Self::Columns, entity: Entity, tick: u64) {
                 let ($($name,)*) = self;
                 let ($($column,)*) = columns;
                 // SAFETY: forwarded under the caller's contract.
-                unsafe { $($name.push_new($column, entity);)* }
+                unsafe { $($name.push_new($column, entity, tick);)* }
             }
 
             #[inline]

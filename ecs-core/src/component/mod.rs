@@ -5,6 +5,8 @@ mod info;
 mod mask;
 
 pub use info::ComponentInfo;
+
+use crate::change::ComponentMut;
 pub(crate) use mask::{ComponentMasks, MASKED_COMPONENTS, mask_bit, masked_ids};
 
 /// A type that can be stored on entities.
@@ -19,6 +21,12 @@ pub(crate) use mask::{ComponentMasks, MASKED_COMPONENTS, mask_bit, masked_ids};
 /// once. A unit struct is a *tag*: it stores no data at all.
 ///
 /// Options, written as `#[component(...)]` on the type:
+/// - `track_changes`: the type's storage keeps, per value, the tick it was
+///   added at and the tick it was last written at, so the filters
+///   [`Added`](crate::query::Added) and [`Changed`](crate::query::Changed)
+///   work for it; `&mut T` in a query (and `get_mut`) then yields a
+///   [`Mut<T>`](crate::change::Mut) that marks the value changed when it is
+///   written. A type without the option stores and pays nothing for this.
 /// - `crate = "path"`: the path of this crate, when it is renamed or re-exported
 ///   (the generated code names `::ecs_core` by default).
 ///
@@ -48,7 +56,59 @@ pub(crate) use mask::{ComponentMasks, MASKED_COMPONENTS, mask_bit, masked_ids};
     label = "not a component",
     note = "add `#[derive(Component)]` to the definition of `{Self}`"
 )]
-pub trait Component: Send + Sync + 'static {}
+pub trait Component: Send + Sync + 'static {
+    /// Whether the type tracks changes (`#[component(track_changes)]`): its
+    /// storage then keeps an added and a changed tick per value. A constant,
+    /// so the code for types that do not track compiles the ticks away.
+    const TRACK_CHANGES: bool = false;
+
+    /// What a query's `&mut T` (and `World::get_mut`) yields: `&'w mut Self`
+    /// for a type that does not track changes, [`Mut<'w, Self>`](crate::change::Mut)
+    /// for one that does. The derive sets it to match
+    /// [`TRACK_CHANGES`](Self::TRACK_CHANGES).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Plain(u8);
+    /// #[derive(Component)]
+    /// #[component(track_changes)]
+    /// struct Tracked(u8);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn((Plain(1), Tracked(2)));
+    /// let _: &mut Plain = world.get_mut::<Plain>(e)?;
+    /// let _: Mut<'_, Tracked> = world.get_mut::<Tracked>(e)?;
+    /// # Ok::<(), Error>(())
+    /// ```
+    type Mut<'w>: ComponentMut<'w, Self>;
+}
+
+/// A component type that tracks changes: implemented by
+/// `#[derive(Component)]` for types with `#[component(track_changes)]`, and
+/// asked for by the filters [`Added`](crate::query::Added) and
+/// [`Changed`](crate::query::Changed).
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::TrackedComponent;
+///
+/// #[derive(Component)]
+/// #[component(track_changes)]
+/// struct Health(i32);
+///
+/// fn tracked<T: TrackedComponent>() -> bool {
+///     T::TRACK_CHANGES
+/// }
+/// assert!(tracked::<Health>());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not track changes, so `Added` and `Changed` cannot ask about it",
+    label = "change ticks are not kept for this type",
+    note = "add `#[component(track_changes)]` to the definition of `{Self}`, beside `#[derive(Component)]`"
+)]
+pub trait TrackedComponent: Component {}
 
 /// The dense id a world gives a component type, in the order types are first seen.
 ///

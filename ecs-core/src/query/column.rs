@@ -81,7 +81,7 @@ impl<'w> Required<'w> {
 /// fetch of `T`, mutable ones included.
 pub struct Presence<'w, T> {
     sparse: &'w SparseIndex,
-    entities: &'w [Entity],
+    pub(super) entities: &'w [Entity],
     component: Option<ComponentId>,
     group: Option<GroupSpan>,
     reorders: u64,
@@ -103,7 +103,10 @@ impl<'w, T: Component> Presence<'w, T> {
     }
 
     /// The holders of `T`, from the result of looking its storage up in `view`.
-    fn found(view: WorldView<'w>, found: Option<(ComponentId, NonNull<SparseSet<T>>)>) -> Self {
+    pub(super) fn found(
+        view: WorldView<'w>,
+        found: Option<(ComponentId, NonNull<SparseSet<T>>)>,
+    ) -> Self {
         let Some((id, set)) = found else {
             return Self {
                 sparse: &EMPTY_SPARSE,
@@ -135,6 +138,18 @@ impl<'w, T> Presence<'w, T> {
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
         self.sparse.get(entity).is_some()
+    }
+
+    /// The dense position of `entity`'s value, if it has one.
+    ///
+    /// Checked against the length too: the index and the arrays are kept in
+    /// step by the world, and this one compare makes the raw reads that follow
+    /// safe even if they were not.
+    #[inline]
+    pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
+        self.sparse
+            .get(entity)
+            .filter(|&dense| dense < self.entities.len())
     }
 
     /// This storage as one every match must be in.
@@ -182,13 +197,16 @@ impl<'w, T: Component> Column<'w, T> {
         }
     }
 
-    /// A column whose data may be written.
+    /// A column whose data may be written; `found` is what
+    /// `view.root_for_write::<T>()` returned.
     ///
     /// # Safety
     /// Nothing else reachable from the caller (no other column of any copy of
     /// `view`) may reference `T`'s data during `'w`.
-    pub(crate) unsafe fn exclusive(view: WorldView<'w, Exclusive>) -> Self {
-        let found = view.root_for_write::<T>();
+    pub(crate) unsafe fn exclusive(
+        view: WorldView<'w, Exclusive>,
+        found: Option<(ComponentId, NonNull<SparseSet<T>>)>,
+    ) -> Self {
         let data = match found {
             // SAFETY: `set` is the root pointer of a live `SparseSet<T>` owned by
             // the world, borrowed exclusively for `'w`; the caller guarantees
@@ -235,17 +253,11 @@ impl<'w, T> Column<'w, T> {
         unsafe { core::slice::from_raw_parts_mut(self.data.as_ptr(), len) }
     }
 
-    /// The dense position of `entity`'s value, if it has one.
-    ///
-    /// Checked against the length too: the index and the arrays are kept in
-    /// step by the world, and this one compare makes the raw reads that follow
-    /// safe even if they were not.
+    /// The dense position of `entity`'s value, if it has one, checked
+    /// against the length as [`Presence::dense`] says.
     #[inline]
     pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
-        self.presence
-            .sparse
-            .get(entity)
-            .filter(|&dense| dense < self.presence.entities.len())
+        self.presence.dense(entity)
     }
 
     /// Whether this column holds exactly `driver[range]` at positions `range`.

@@ -8,6 +8,7 @@ use crate::entity::Entity;
 use crate::view::{ViewMode, WorldView};
 
 use super::column::{Column, Required};
+use super::mut_column::MutColumn;
 
 /// Something a query fetches for each matching entity: `&T`, `&mut T`,
 /// `Option<F>`, [`Entity`], tuples of up to 16 fetches, or a `#[derive(Query)]` struct.
@@ -188,11 +189,13 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
 // SAFETY: `&T` never writes.
 unsafe impl<T: Component> ReadOnlyQueryData for &T {}
 
-// SAFETY: registers `T` as written; writes only through an exclusive column.
+// SAFETY: registers `T` as written; writes only through an exclusive column
+// (values, and for a tracked `T` the changed tick of the fetched entity).
 unsafe impl<'a, T: Component> QueryData for &'a mut T {
-    type Item<'q> = &'q mut T;
+    /// `&mut T`, or [`Mut<T>`](crate::change::Mut) for a type that tracks changes.
+    type Item<'q> = T::Mut<'q>;
     type ReadOnly = &'a T;
-    type State<'w> = Column<'w, T>;
+    type State<'w> = MutColumn<'w, T>;
 
     const LEAVES: usize = 1;
     const WRITES: bool = true;
@@ -202,7 +205,7 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         access.require::<T>();
     }
 
-    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Column<'w, T> {
+    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> MutColumn<'w, T> {
         let Some(view) = view.as_exclusive() else {
             panic!(
                 "a query that writes `{}` was built from a shared borrow of the world",
@@ -210,22 +213,23 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
             );
         };
         // SAFETY: the view is exclusive, so the world is borrowed mutably for
-        // `'w`; `Query::new` checked the access, so no other fetch reaches `T`.
-        unsafe { Column::exclusive(view) }
+        // `'w`; `Query::new` checked the access, so no other fetch reaches `T`,
+        // and filters only read ticks of entities before their items exist.
+        unsafe { MutColumn::exclusive(view) }
     }
 
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
-        *state
+        *state.column()
     }
 
     #[inline]
-    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(Required<'w>)) {
+    fn for_each_required<'w>(state: &MutColumn<'w, T>, f: &mut impl FnMut(Required<'w>)) {
         f(state.required());
     }
 
     #[inline(always)]
     unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
-        let dense = state.dense(entity)?;
+        let dense = state.column().dense(entity)?;
         // SAFETY: the column is exclusive (built above), `dense` is in bounds, and
         // the caller fetches each entity at most once while its item is live.
         Some(unsafe { state.get_mut(dense) })
@@ -233,7 +237,7 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
 
     #[inline(always)]
     fn aligned(state: &Self::State<'_>, driver: &[Entity], range: Range<usize>) -> bool {
-        state.aligned(driver, range)
+        state.column().aligned(driver, range)
     }
 
     #[inline(always)]
@@ -246,8 +250,8 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         unsafe { state.get_mut(index) }
     }
 
-    fn missing(state: &Column<'_, T>, entity: Entity) -> Option<&'static str> {
-        (!state.contains(entity)).then(core::any::type_name::<T>)
+    fn missing(state: &MutColumn<'_, T>, entity: Entity) -> Option<&'static str> {
+        (!state.column().contains(entity)).then(core::any::type_name::<T>)
     }
 }
 

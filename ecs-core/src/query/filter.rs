@@ -9,13 +9,15 @@ use crate::error::Error;
 use crate::view::WorldView;
 
 use super::column::{Presence, Required};
+#[cfg(doc)]
+use super::{Added, Changed};
 
 /// A condition on which components an entity holds, checked per entity.
 ///
-/// Filters look only at which entities hold a type, never at its data, so a
-/// filter on `T` can sit beside a `&mut T` fetch. Tuples of filters mean
-/// "all of", [`Or`] means "any of". `Added<T>` / `Changed<T>` will join them
-/// once components carry change ticks.
+/// Filters look only at which entities hold a type, and at change ticks,
+/// never at its data, so a filter on `T` can sit beside a `&mut T` fetch.
+/// Tuples of filters mean "all of", [`Or`] means "any of". [`Added<T>`] and
+/// [`Changed<T>`] keep entities whose tracked `T` is new since a tick.
 ///
 /// The trait is sealed: queries trust a filter's state to come from their own
 /// world and to read no component data while mutable items are alive, which
@@ -45,7 +47,8 @@ use super::column::{Presence, Required};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a query filter",
     label = "not a filter",
-    note = "filters are `With<T>`, `Without<T>`, `Or<(F1, F2, ..)>` and tuples of filters"
+    note = "filters are `With<T>`, `Without<T>`, `Added<T>`, `Changed<T>`, `Or<(F1, F2, ..)>` \
+            and tuples of filters"
 )]
 pub trait QueryFilter: sealed::Sealed {
     /// What the filter captured from the world when the query was built.
@@ -78,7 +81,8 @@ pub(crate) mod sealed {
     #[diagnostic::on_unimplemented(
         message = "`{Self}` cannot be a query filter: filters are sealed",
         label = "not one of the crate's filters",
-        note = "build the condition from `With<T>`, `Without<T>`, `Or<(..)>` and tuples of them"
+        note = "build the condition from `With<T>`, `Without<T>`, `Added<T>`, `Changed<T>`, \
+                `Or<(..)>` and tuples of them"
     )]
     pub trait Sealed {}
 }
@@ -242,13 +246,20 @@ macro_rules! tuple_filter {
             unused_variables,
             non_snake_case,
             clippy::unused_unit,
+            unused_mut,
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
         impl<$($name: QueryFilter),*> QueryFilter for Or<($($name,)*)> {
             type State<'w> = ($($name::State<'w>,)*);
 
-            /// Any one of the filters may pass, so `Or` promises nothing.
-            fn access(_: &mut Access) {}
+            /// Any one of the filters may pass, so `Or` promises nothing about
+            /// which types a match holds; the change ticks its filters read
+            /// are still reads.
+            fn access(access: &mut Access) {
+                let mut inner = Access::new();
+                $($name::access(&mut inner);)*
+                access.add_optional(&inner);
+            }
 
             fn state(view: WorldView<'_>) -> Self::State<'_> {
                 ($($name::state(view),)*)

@@ -2,7 +2,7 @@
 //!
 //! A query names what it fetches ([`QueryData`]: `&T`, `&mut T`, `Option<..>`,
 //! [`Entity`], tuples, `#[derive(Query)]` structs) and which entities it keeps
-//! ([`QueryFilter`]: [`With`], [`Without`], [`Or`], tuples). It borrows the world
+//! ([`QueryFilter`]: [`With`], [`Without`], [`Added`], [`Changed`], [`Or`], tuples). It borrows the world
 //! for as long as it lives, so spawning, despawning, inserting or removing while
 //! iterating does not compile: collect the entities first, or record the changes
 //! in a command buffer and apply them after the loop.
@@ -38,10 +38,12 @@
 //! # Ok::<(), Error>(())
 //! ```
 
+mod changed;
 mod column;
 mod data;
 mod filter;
 mod iter;
+mod mut_column;
 #[cfg(feature = "parallel")]
 mod par;
 mod plan;
@@ -53,6 +55,7 @@ use core::any::type_name;
 
 use plan::Plan;
 
+pub use changed::{Added, Changed};
 pub use data::{QueryData, ReadOnlyQueryData};
 pub use filter::{Or, QueryFilter, With, Without};
 pub use iter::QueryIter;

@@ -10,9 +10,13 @@ use super::Query;
 use super::column::{Column, Required};
 use super::data::QueryData;
 use super::filter::QueryFilter;
+use super::mut_column::MutColumn;
 
 /// A fetch whose items can be handed out as whole slices: `&T` as `&[T]`,
 /// `&mut T` as `&mut [T]`, `Entity` as `&[Entity]`, and tuples of these.
+///
+/// A `&mut [T]` of a type that tracks changes marks every value in it
+/// changed when it is handed out: a plain slice cannot tell which it writes.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -59,11 +63,12 @@ unsafe impl<T: Component> SliceQueryData for &T {
     }
 }
 
-// SAFETY: as above; the column is exclusive, as `fetch_aligned` requires.
+// SAFETY: as above; the column is exclusive, as `fetch_aligned` requires. A
+// tracked type's values are all marked changed, since the slice may write any.
 unsafe impl<T: Component> SliceQueryData for &mut T {
     type Slices<'q> = &'q mut [T];
 
-    unsafe fn slices<'q>(state: &Column<'_, T>, entities: &'q [Entity]) -> &'q mut [T] {
+    unsafe fn slices<'q>(state: &MutColumn<'_, T>, entities: &'q [Entity]) -> &'q mut [T] {
         // SAFETY: in bounds and exclusive, with nothing else of the query live.
         unsafe { state.slice_mut(entities.len()) }
     }

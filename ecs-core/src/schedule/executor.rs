@@ -93,7 +93,14 @@ pub(crate) fn run_stage(
             pending.batches = at + 1..at + 1;
             let slot = &mut systems[batch[0]];
             let start = ticks();
-            let result = panic::catch_unwind(AssertUnwindSafe(|| slot.system.run_exclusive(world)));
+            let this_run = world.advance_change_tick();
+            let run_ticks = slot.last_run.ticks(this_run);
+            let result = panic::catch_unwind(AssertUnwindSafe(|| {
+                slot.system.run_exclusive(world, run_ticks)
+            }));
+            if matches!(result, Ok(Ok(()))) {
+                slot.last_run.ran(this_run);
+            }
             slot.timing.record(ticks().saturating_sub(start));
             // Its own `world.commands()` spawns are its world's, not the stage's.
             world.settle_reserved();
@@ -278,11 +285,24 @@ unsafe fn run_one(slot: &mut SystemSlot, world: &World) -> RunResult {
 /// caller holds the world exclusively while `world` is shared with the batch.
 #[inline]
 unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
-    let SystemSlot { system, lane, .. } = slot;
-    panic::catch_unwind(AssertUnwindSafe(|| {
+    let SystemSlot {
+        system,
+        lane,
+        last_run,
+        ..
+    } = slot;
+    // Each system of a batch takes a tick of its own; those running at once
+    // touch no common data, so their order among themselves is moot.
+    let this_run = world.advance_change_tick();
+    let run_ticks = last_run.ticks(this_run);
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: forwarded from the caller.
-        unsafe { system.run(SystemWorld::new(world, Some(lane))) }
-    }))
+        unsafe { system.run(SystemWorld::new(world, Some(lane), run_ticks)) }
+    }));
+    if matches!(result, Ok(Ok(()))) {
+        last_run.ran(this_run);
+    }
+    result
 }
 
 /// Keeps the first error of a system that could not run; hands back a panic.
@@ -377,6 +397,7 @@ fn settle(world: &mut World) -> Vec<Entity> {
 
 #[cfg(test)]
 mod tests {
+    use crate::change::RunTicks;
     use crate::prelude::*;
     use crate::system::{AnySystem, IntoSystem, SystemWorld};
     use crate::world::ReservationLane;
@@ -411,7 +432,13 @@ mod tests {
                 // SAFETY: no two of the systems conflict (checked above), and
                 // the world is borrowed exclusively for the scope.
                 scope.spawn(move || unsafe {
-                    system.run(SystemWorld::new(shared, Some(lane))).unwrap();
+                    let ticks = RunTicks {
+                        last_run: 0,
+                        this_run: shared.advance_change_tick(),
+                    };
+                    system
+                        .run(SystemWorld::new(shared, Some(lane), ticks))
+                        .unwrap();
                 });
             }
         });

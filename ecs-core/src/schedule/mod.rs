@@ -18,7 +18,7 @@ use core::fmt;
 use std::borrow::Cow;
 
 use crate::error::Error;
-use crate::system::{AnySystem, IntoSystem};
+use crate::system::{AnySystem, IntoSystem, LastRun};
 use crate::util::ShortName;
 use crate::world::{ReservationLane, World};
 
@@ -107,6 +107,8 @@ pub(crate) struct SystemSlot {
     pub(crate) timing: Timing,
     /// This run's reservation numbers for spawns.
     pub(crate) lane: ReservationLane,
+    /// The change tick of the system's last run.
+    pub(crate) last_run: LastRun,
 }
 
 /// One stage and its systems, in registration order.
@@ -312,6 +314,7 @@ impl Schedule {
             system: config.system,
             timing: Timing::default(),
             lane: ReservationLane::default(),
+            last_run: LastRun::new(config.sees_earlier_changes),
         });
         slot.plan = None;
         Ok(())

@@ -4,6 +4,8 @@ use core::mem::ManuallyDrop;
 use core::ptr::NonNull;
 
 use super::sparse_index::{SparseIndex, SparseSlot};
+use crate::change::ComponentTicks;
+use crate::component::Component;
 use crate::entity::Entity;
 
 /// The storage of one component type.
@@ -12,6 +14,7 @@ use crate::entity::Entity;
 ///  sparse (paged, by entity index)      dense, same order in both arrays
 ///  [ 0: - ][ 1: v1@0 ][ 2: - ][ 3: v2@1 ] entities: [ 1v1, 3v2 ]
 ///                                         data:     [ A,   B   ]
+///                                         ticks:    [ t1,  t2  ]  (tracked types only)
 /// ```
 ///
 /// Inserting appends to the dense arrays; removing moves the last element into
@@ -23,12 +26,17 @@ use crate::entity::Entity;
 ///
 /// Invariants, kept by every method:
 /// - `entities.len() == data.len()`;
+/// - `ticks.len() == entities.len()` if `T::TRACK_CHANGES`, and `ticks` is
+///   empty (and never allocates) otherwise; `ticks[i]` belongs to `data[i]`;
 /// - for every `i < entities.len()`, `sparse.get(entities[i]) == Some(i)`;
 /// - the sparse index maps no entity that is not in `entities`.
 pub struct SparseSet<T> {
     sparse: SparseIndex,
     entities: Vec<Entity>,
     data: Vec<T>,
+    /// When each value was added and last written, for a type that tracks
+    /// changes; in the same order as `data`.
+    ticks: Vec<ComponentTicks>,
     /// Bumped whenever an entity already here changes position (a removal, a
     /// swap, a clear); appending leaves it alone. Queries key what they learned
     /// about the dense order on it.
@@ -41,12 +49,13 @@ impl<T> Default for SparseSet<T> {
             sparse: SparseIndex::default(),
             entities: Vec::new(),
             data: Vec::new(),
+            ticks: Vec::new(),
             reorders: 0,
         }
     }
 }
 
-impl<T> SparseSet<T> {
+impl<T: Component> SparseSet<T> {
     /// Whether `entity` (index and version) holds this component.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
@@ -59,29 +68,55 @@ impl<T> SparseSet<T> {
         Some(&self.data[dense])
     }
 
+    /// `entity`'s value, with its changed tick when `T` tracks changes.
     #[inline]
-    pub(crate) fn get_mut(&mut self, entity: Entity) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, entity: Entity) -> Option<(&mut T, Option<&mut u64>)> {
         let dense = self.sparse.get(entity)?;
-        Some(&mut self.data[dense])
+        let changed = if T::TRACK_CHANGES {
+            Some(&mut self.ticks[dense].changed)
+        } else {
+            None
+        };
+        Some((&mut self.data[dense], changed))
     }
 
-    /// Adds `value` for `entity`, or replaces the value it has and returns the old one.
+    /// Adds `value` for `entity` as added and changed at `tick`, or replaces
+    /// the value it has, as changed at `tick`, and returns the old one.
     #[inline]
-    pub(crate) fn insert(&mut self, entity: Entity, value: T) -> Option<T> {
+    pub(crate) fn insert(&mut self, entity: Entity, value: T, tick: u64) -> Option<T> {
         let slot = self.sparse.slot_or_alloc(entity.index());
         if let Some(dense) = slot.get(entity) {
+            if T::TRACK_CHANGES {
+                self.ticks[dense].changed = tick;
+            }
             return Some(core::mem::replace(&mut self.data[dense], value));
         }
-        append(slot, &mut self.entities, &mut self.data, entity, value);
+        self.append(entity, value, tick);
         None
     }
 
-    /// Appends a component for `entity`, which must not be in the set: a
-    /// freshly allocated entity, whose index every set released on despawn.
+    /// Appends a component for `entity`, added at `tick`, which must not be in
+    /// the set: a freshly allocated entity, whose index every set released on
+    /// despawn.
     #[inline]
-    pub(crate) fn push_new(&mut self, entity: Entity, value: T) {
+    pub(crate) fn push_new(&mut self, entity: Entity, value: T, tick: u64) {
+        self.append(entity, value, tick);
+    }
+
+    /// Appends `entity` and `value` (and its ticks) at the end of the dense
+    /// arrays and maps the entity's slot, found empty, to them.
+    #[inline]
+    fn append(&mut self, entity: Entity, value: T, tick: u64) {
+        if T::TRACK_CHANGES {
+            // First: only growth can panic (capacity overflow), and then the
+            // set is unchanged but for spare capacity.
+            self.ticks.reserve(1);
+        }
         let slot = self.sparse.slot_or_alloc(entity.index());
         append(slot, &mut self.entities, &mut self.data, entity, value);
+        if T::TRACK_CHANGES {
+            self.ticks.push(ComponentTicks::new(tick));
+        }
     }
 
     /// Removes `entity`'s component and returns it; the last element fills the hole.
@@ -90,6 +125,9 @@ impl<T> SparseSet<T> {
         let dense = self.sparse.take(entity)?;
         self.reorders += 1;
         self.entities.swap_remove(dense);
+        if T::TRACK_CHANGES {
+            self.ticks.swap_remove(dense);
+        }
         let value = self.data.swap_remove(dense);
         if let Some(&moved) = self.entities.get(dense) {
             self.sparse.set_dense(moved, dense as u32);
@@ -108,6 +146,9 @@ impl<T> SparseSet<T> {
         self.reorders += 1;
         self.entities.swap(a, b);
         self.data.swap(a, b);
+        if T::TRACK_CHANGES {
+            self.ticks.swap(a, b);
+        }
         self.sparse.set_dense(self.entities[a], a as u32);
         self.sparse.set_dense(self.entities[b], b as u32);
     }
@@ -119,6 +160,7 @@ impl<T> SparseSet<T> {
         for entity in self.entities.drain(..) {
             self.sparse.remove(entity.index());
         }
+        self.ticks.clear();
         self.data.clear();
     }
 
@@ -126,6 +168,9 @@ impl<T> SparseSet<T> {
     pub(crate) fn reserve(&mut self, additional: usize) {
         self.entities.reserve(additional);
         self.data.reserve(additional);
+        if T::TRACK_CHANGES {
+            self.ticks.reserve(additional);
+        }
     }
 
     /// The entities holding this component, in dense order.
@@ -140,13 +185,43 @@ impl<T> SparseSet<T> {
         &self.sparse
     }
 
-    /// Bytes held on the heap: index, entity array, data array.
+    /// Bytes held on the heap: index, entity array, data array, ticks.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.sparse.heap_bytes()
             + self.entities.capacity() * size_of::<Entity>()
             + self.data.capacity() * size_of::<T>()
+            + self.ticks.capacity() * size_of::<ComponentTicks>()
     }
 
+    /// The added and changed ticks of `entity`'s value, if it has one and
+    /// `T` tracks changes.
+    #[cfg(test)]
+    pub(crate) fn ticks_of(&self, entity: Entity) -> Option<ComponentTicks> {
+        let dense = self.sparse.get(entity)?;
+        self.ticks.get(dense).copied()
+    }
+
+    /// Checks every invariant listed on the type; used by tests.
+    #[cfg(test)]
+    pub(crate) fn assert_invariants(&self) {
+        assert_eq!(self.entities.len(), self.data.len());
+        let ticks = if T::TRACK_CHANGES {
+            self.entities.len()
+        } else {
+            0
+        };
+        assert_eq!(
+            self.ticks.len(),
+            ticks,
+            "one pair of ticks per tracked value"
+        );
+        for (i, &e) in self.entities.iter().enumerate() {
+            assert_eq!(self.sparse.get(e), Some(i), "sparse slot of {e:?}");
+        }
+    }
+}
+
+impl<T> SparseSet<T> {
     /// Shared views of a set's index and entities, touching neither its data
     /// vector nor the values it points to.
     ///
@@ -199,6 +274,34 @@ impl<T> SparseSet<T> {
         unsafe { NonNull::new_unchecked(copy.as_mut_ptr()) }
     }
 
+    /// A pointer to the set's ticks for reading, made through a shared
+    /// reference to the ticks vector alone.
+    ///
+    /// # Safety
+    /// `set` points at a live `SparseSet<T>` whose ticks vector no one writes
+    /// (the vector itself, not its elements) while the pointer is used.
+    #[inline]
+    pub(crate) unsafe fn ticks_for_read(set: *const Self) -> NonNull<ComponentTicks> {
+        // SAFETY: a place projection inside the live set (caller's contract);
+        // a vector's buffer pointer is never null.
+        unsafe { NonNull::new_unchecked((*set).ticks.as_ptr().cast_mut()) }
+    }
+
+    /// A writable pointer to the set's ticks, touching no other field and
+    /// making no reference to the ticks vector, for the same reason as
+    /// [`data_for_write`](Self::data_for_write).
+    ///
+    /// # Safety
+    /// As for `data_for_write`, with the ticks vector in place of the data vector.
+    #[inline]
+    pub(crate) unsafe fn ticks_for_write(set: *const Self) -> NonNull<ComponentTicks> {
+        // SAFETY: as in `data_for_write`: a bitwise copy of the vector that is
+        // never dropped, whose buffer pointer keeps the buffer's provenance.
+        let mut copy = ManuallyDrop::new(unsafe { core::ptr::read(&raw const (*set).ticks) });
+        // SAFETY: a vector's buffer pointer is never null.
+        unsafe { NonNull::new_unchecked(copy.as_mut_ptr()) }
+    }
+
     /// How many times entities in the set have changed position, read through
     /// a raw pointer without touching any other field.
     ///
@@ -208,15 +311,6 @@ impl<T> SparseSet<T> {
     pub(crate) unsafe fn reorders_of(set: *const Self) -> u64 {
         // SAFETY: a read of one field of the live set (caller's contract).
         unsafe { (*set).reorders }
-    }
-
-    /// Checks every invariant listed on the type; used by tests.
-    #[cfg(test)]
-    pub(crate) fn assert_invariants(&self) {
-        assert_eq!(self.entities.len(), self.data.len());
-        for (i, &e) in self.entities.iter().enumerate() {
-            assert_eq!(self.sparse.get(e), Some(i), "sparse slot of {e:?}");
-        }
     }
 }
 
@@ -247,6 +341,15 @@ mod tests {
     use super::*;
     use core::num::NonZeroU32;
 
+    /// A plain value stored as a component.
+    #[derive(crate::Component, Debug, PartialEq)]
+    struct V<T>(T);
+
+    /// The same, tracking changes.
+    #[derive(crate::Component, Debug, PartialEq)]
+    #[component(track_changes)]
+    struct Tracked(u32);
+
     fn e(index: u32) -> Entity {
         Entity::new(index, NonZeroU32::MIN)
     }
@@ -254,11 +357,12 @@ mod tests {
     #[test]
     fn insert_appends_and_replace_returns_old() {
         let mut set = SparseSet::default();
-        assert_eq!(set.insert(e(5), "a"), None);
-        assert_eq!(set.insert(e(2), "b"), None);
-        assert_eq!(set.insert(e(5), "c"), Some("a"));
+        assert_eq!(set.insert(e(5), V("a"), 1), None);
+        assert_eq!(set.insert(e(2), V("b"), 1), None);
+        assert_eq!(set.insert(e(5), V("c"), 1), Some(V("a")));
         assert_eq!(set.entities(), &[e(5), e(2)]);
-        assert_eq!(set.data, ["c", "b"]);
+        assert_eq!(set.data, [V("c"), V("b")]);
+        assert_eq!(set.ticks.capacity(), 0, "an untracked type keeps no ticks");
         set.assert_invariants();
     }
 
@@ -266,20 +370,20 @@ mod tests {
     fn remove_swaps_last_into_hole() {
         let mut set = SparseSet::default();
         for i in 0..4 {
-            set.insert(e(i), i * 10);
+            set.insert(e(i), V(i * 10), 1);
         }
-        assert_eq!(set.remove(e(1)), Some(10));
+        assert_eq!(set.remove(e(1)), Some(V(10)));
         assert_eq!(set.entities(), &[e(0), e(3), e(2)]);
-        assert_eq!(set.get(e(3)), Some(&30));
+        assert_eq!(set.get(e(3)), Some(&V(30)));
         assert_eq!(set.remove(e(1)), None);
-        assert_eq!(set.remove(e(2)), Some(20));
+        assert_eq!(set.remove(e(2)), Some(V(20)));
         set.assert_invariants();
     }
 
     #[test]
     fn stale_versions_are_not_found() {
         let mut set = SparseSet::default();
-        set.insert(e(1), 1u8);
+        set.insert(e(1), V(1u8), 1);
         let newer = Entity::new(1, NonZeroU32::new(2).unwrap());
         assert!(!set.contains(newer));
         assert_eq!(set.remove(newer), None);
@@ -288,10 +392,11 @@ mod tests {
 
     #[test]
     fn tags_store_no_data() {
+        #[derive(crate::Component)]
         struct Tag;
         let mut set = SparseSet::default();
         for i in 0..1000 {
-            set.insert(e(i), Tag);
+            set.insert(e(i), Tag, 1);
         }
         assert_eq!(
             set.data.capacity(),
@@ -304,10 +409,41 @@ mod tests {
     #[test]
     fn clear_empties_index() {
         let mut set = SparseSet::default();
-        set.insert(e(1), String::from("x"));
+        set.insert(e(1), V(String::from("x")), 1);
         set.clear();
         assert!(!set.contains(e(1)));
         assert!(set.entities.is_empty() && set.data.is_empty());
+        set.assert_invariants();
+    }
+
+    #[test]
+    fn ticks_follow_their_values_through_insert_replace_remove_and_swap() {
+        let mut set = SparseSet::default();
+        for i in 0..4 {
+            set.push_new(e(i), Tracked(i), u64::from(i) + 1);
+        }
+        let ticks = |set: &SparseSet<Tracked>, i| {
+            let t = set.ticks_of(e(i)).expect("held");
+            (t.added, t.changed)
+        };
+        assert_eq!(set.insert(e(2), Tracked(20), 9), Some(Tracked(2)));
+        assert_eq!(
+            ticks(&set, 2),
+            (3, 9),
+            "a replacement is a change, not an add"
+        );
+        set.remove(e(0));
+        assert_eq!(set.entities(), &[e(3), e(1), e(2)]);
+        assert_eq!((ticks(&set, 3), ticks(&set, 1)), ((4, 4), (2, 2)));
+        set.swap_dense(0, 2);
+        assert_eq!((ticks(&set, 2), ticks(&set, 3)), ((3, 9), (4, 4)));
+        if let Some((value, Some(changed))) = set.get_mut(e(1)) {
+            value.0 += 1;
+            *changed = 12;
+        }
+        assert_eq!(ticks(&set, 1), (2, 12));
+        set.assert_invariants();
+        set.clear();
         set.assert_invariants();
     }
 }
@@ -317,13 +453,16 @@ mod debug_checks {
     use super::*;
     use core::num::NonZeroU32;
 
+    #[derive(crate::Component)]
+    struct V(#[allow(dead_code, reason = "payload only")] u8);
+
     /// Two live entities with one index in a set is a broken world invariant;
     /// the debug check names it instead of silently corrupting the index.
     #[test]
     #[should_panic(expected = "holds another entity")]
     fn inserting_a_second_version_of_an_index_fires_the_debug_check() {
         let mut set = SparseSet::default();
-        set.insert(Entity::new(1, NonZeroU32::MIN), 1u8);
-        set.insert(Entity::new(1, NonZeroU32::new(2).unwrap()), 2u8);
+        set.insert(Entity::new(1, NonZeroU32::MIN), V(1), 1);
+        set.insert(Entity::new(1, NonZeroU32::new(2).unwrap()), V(2), 1);
     }
 }

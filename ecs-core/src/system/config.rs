@@ -1,5 +1,6 @@
-//! How a system enters a schedule: anything `IntoSystem`, with a name and
-//! its orderings (`.named`, `.after`, `.before`).
+//! How a system enters a schedule: anything `IntoSystem`, with a name, its
+//! orderings (`.named`, `.after`, `.before`) and what its first run sees
+//! (`.ignore_earlier_changes`).
 
 use std::borrow::Cow;
 
@@ -30,6 +31,8 @@ pub struct SystemConfig {
     pub(crate) name: Cow<'static, str>,
     pub(crate) after: Vec<Cow<'static, str>>,
     pub(crate) before: Vec<Cow<'static, str>>,
+    /// Whether the first run's `Added` and `Changed` see what happened before it.
+    pub(crate) sees_earlier_changes: bool,
 }
 
 impl core::fmt::Debug for SystemConfig {
@@ -38,6 +41,7 @@ impl core::fmt::Debug for SystemConfig {
             .field("name", &self.name)
             .field("after", &self.after)
             .field("before", &self.before)
+            .field("sees_earlier_changes", &self.sees_earlier_changes)
             .finish_non_exhaustive()
     }
 }
@@ -86,6 +90,45 @@ pub trait IntoSystem<Marker>: Sized {
     fn before(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
         let mut config = self.into_config();
         config.before.push(name.into());
+        config
+    }
+
+    /// Makes the system's first run see nothing as added or changed: its
+    /// [`Added`](crate::query::Added) and [`Changed`](crate::query::Changed)
+    /// filters start from the tick of that run.
+    ///
+    /// By default a system's first run compares against tick 0, so every
+    /// tracked component that exists when it first runs counts as added and
+    /// changed; later runs see what happened since the run before.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// #[component(track_changes)]
+    /// struct Health(i32);
+    /// #[derive(Default)]
+    /// struct Seen(Vec<Entity>);
+    ///
+    /// fn watch(added: Query<Entity, Added<Health>>, mut seen: ResMut<Seen>) {
+    ///     seen.0.extend(added.iter());
+    /// }
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Seen::default());
+    /// world.spawn(Health(1)); // before the first run
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, watch.ignore_earlier_changes())?;
+    /// schedule.run(&mut world)?;
+    /// assert!(world.resource::<Seen>()?.0.is_empty());
+    /// let late = world.spawn(Health(2));
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(world.resource::<Seen>()?.0, [late]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn ignore_earlier_changes(self) -> SystemConfig {
+        let mut config = self.into_config();
+        config.sees_earlier_changes = false;
         config
     }
 }
@@ -140,6 +183,7 @@ fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> SystemConfig {
         name,
         after: Vec::new(),
         before: Vec::new(),
+        sees_earlier_changes: true,
     }
 }
 

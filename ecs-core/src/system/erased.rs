@@ -1,6 +1,7 @@
 //! The one shape the schedule runs every system through, whatever it was
 //! made from: a function, a `System` impl, or an exclusive `&mut World` call.
 
+use crate::change::RunTicks;
 use crate::error::Error;
 use crate::world::World;
 
@@ -24,10 +25,11 @@ pub(crate) trait AnySystem: Send {
     /// exclusive system.
     unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error>;
 
-    /// Runs the system once with the world to itself.
-    fn run_exclusive(&mut self, world: &mut World) -> Result<(), Error> {
+    /// Runs the system once with the world to itself, with the change ticks
+    /// of this run.
+    fn run_exclusive(&mut self, world: &mut World, ticks: RunTicks) -> Result<(), Error> {
         // SAFETY: `&mut World` rules out every other user of the world.
-        unsafe { self.run(SystemWorld::new(world, None)) }
+        unsafe { self.run(SystemWorld::new(world, None, ticks)) }
     }
 
     /// Applies what the system deferred (its commands).

@@ -1,5 +1,6 @@
 //! Exclusive systems: `FnMut(&mut World)`, run alone with the whole world.
 
+use crate::change::RunTicks;
 use crate::error::Error;
 use crate::world::World;
 
@@ -33,7 +34,9 @@ impl<F: FnMut(&mut World) + Send + 'static> AnySystem for ExclusiveSystem<F> {
         unreachable!("the schedule runs exclusive systems with `&mut World` only")
     }
 
-    fn run_exclusive(&mut self, world: &mut World) -> Result<(), Error> {
+    /// An exclusive system reaches the world directly: its queries compare
+    /// against tick 0 unless it keeps a tick for `changed_since` itself.
+    fn run_exclusive(&mut self, world: &mut World, _: RunTicks) -> Result<(), Error> {
         (self.function)(world);
         Ok(())
     }

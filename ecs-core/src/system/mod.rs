@@ -16,6 +16,7 @@ mod erased;
 mod event;
 mod exclusive;
 mod function;
+mod last_run;
 mod local;
 mod observer;
 mod param;
@@ -39,6 +40,7 @@ pub use param::{ParamItem, SystemParam, SystemWorld};
 pub use res::{Res, ResMut};
 
 pub(crate) use erased::AnySystem;
+pub(crate) use last_run::LastRun;
 
 /// A system that keeps its state in `self`: implement it for a type, and add
 /// a value of the type to a schedule like a function.

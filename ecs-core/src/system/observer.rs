@@ -9,6 +9,7 @@ use crate::util::ShortName;
 use crate::world::{CommandQueue, IntoObserver, Observer, ObserverRunner, World, observer_name};
 
 use super::access::SystemAccess;
+use super::last_run::LastRun;
 use super::param::{ParamItem, SystemParam, SystemWorld};
 
 /// A function or closure whose first argument is a [`Trigger`]
@@ -82,10 +83,13 @@ crate::util::macros::all_tuple_pairs!(observer_function:
     (P14, p14), (P13, p13), (P12, p12), (P11, p11), (P10, p10), (P9, p9), (P8, p8),
     (P7, p7), (P6, p6), (P5, p5), (P4, p4), (P3, p3), (P2, p2), (P1, p1), (P0, p0));
 
-/// An [`ObserverFunction`] with its params' state.
+/// An [`ObserverFunction`] with its params' state, and the tick of its last
+/// run, which its `Added` / `Changed` filters compare against like a
+/// system's (its first run sees everything from before it).
 struct FunctionObserver<Marker, F: ObserverFunction<Marker>> {
     function: F,
     state: <F::Param as SystemParam>::State,
+    last_run: LastRun,
     _marker: PhantomData<fn() -> Marker>,
 }
 
@@ -97,11 +101,15 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
         deferred: &mut CommandQueue,
     ) -> Result<(), Error> {
         F::Param::prepare(&mut self.state, world);
+        let this_run = world.advance_change_tick();
+        let ticks = self.last_run.ticks(this_run);
         // SAFETY: the world is borrowed exclusively for the whole run, and the
         // params' access was checked free of clashes when the observer was
         // made, so no two of them reach the same data where one writes.
-        let params = unsafe { F::Param::fetch(&mut self.state, SystemWorld::new(world, None))? };
+        let params =
+            unsafe { F::Param::fetch(&mut self.state, SystemWorld::new(world, None, ticks))? };
         self.function.call(F::Trigger::new(entity), params);
+        self.last_run.ran(this_run);
         F::Param::defer(&mut self.state, deferred);
         Ok(())
     }
@@ -122,6 +130,7 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> IntoObserver<Marker> for F {
         let runner = FunctionObserver {
             function: self,
             state,
+            last_run: LastRun::new(true),
             _marker: PhantomData,
         };
         Ok(Observer::new::<<F::Trigger as Trigger>::Component, F>(

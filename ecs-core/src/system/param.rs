@@ -4,6 +4,7 @@
 use core::any::type_name;
 
 use crate::access::Access;
+use crate::change::RunTicks;
 use crate::error::Error;
 use crate::query::{Query, QueryData, QueryFilter};
 use crate::view::{Exclusive, WorldView};
@@ -35,17 +36,25 @@ impl core::fmt::Debug for SystemWorld<'_> {
 }
 
 impl<'w> SystemWorld<'w> {
+    /// `ticks` are the running system's: the tick of its last run, which its
+    /// `Added` and `Changed` filters compare against, and the tick of this
+    /// run, which its writes are stamped with.
+    ///
     /// # Safety
     /// `world` is borrowed exclusively by the caller for `'w`, and the systems
     /// whose params are fetched from copies of the result, while any of their
     /// params live, never conflict (per [`SystemAccess::conflict_with`]).
-    pub(crate) unsafe fn new(world: &'w World, lane: Option<&'w ReservationLane>) -> Self {
+    pub(crate) unsafe fn new(
+        world: &'w World,
+        lane: Option<&'w ReservationLane>,
+        ticks: RunTicks,
+    ) -> Self {
         Self {
             world,
             lane,
             // SAFETY: forwarded: the caller holds the world exclusively and
             // keeps conflicting users apart.
-            view: unsafe { world.view_for_systems() },
+            view: unsafe { world.view_for_systems(ticks) },
         }
     }
 

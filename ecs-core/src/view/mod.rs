@@ -8,6 +8,7 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use crate::change::{ChangeClock, RunTicks};
 use crate::component::{Component, ComponentId, ComponentMasks};
 use crate::entity::{Entities, Entity};
 use crate::group::{GroupSpan, Groups};
@@ -17,8 +18,8 @@ use crate::storage::{SparseSet, Storages};
 pub(crate) use alignment::{AlignmentCache, DenseOrder};
 
 /// Everything a world owns that views reach: the allocator, the component
-/// masks, the storages, the groups, what queries learned about alignment, and
-/// the resources.
+/// masks, the storages, the groups, what queries learned about alignment,
+/// the resources, and the change counter.
 ///
 /// The world owns one and changes its structure only through its structural
 /// funnel; views borrow it.
@@ -30,6 +31,8 @@ pub(crate) struct WorldData {
     pub(crate) groups: Groups,
     pub(crate) alignment: Mutex<AlignmentCache>,
     pub(crate) resources: Resources,
+    /// The newest change tick handed out.
+    pub(crate) clock: ChangeClock,
 }
 
 /// Whether a [`WorldView`] may write component data: [`Shared`] or [`Exclusive`].
@@ -89,6 +92,9 @@ mod sealed {
 /// ```
 pub struct WorldView<'w, M: ViewMode = Shared> {
     data: &'w WorldData,
+    /// The change ticks of whoever reads through the view: what `Added` and
+    /// `Changed` compare against, and what `Mut` stamps.
+    ticks: RunTicks,
     _mode: PhantomData<M>,
 }
 
@@ -110,22 +116,34 @@ impl<M: ViewMode> fmt::Debug for WorldView<'_, M> {
 }
 
 impl<'w> WorldView<'w, Shared> {
-    /// A read-only view of a shared borrow.
+    /// A read-only view of a shared borrow, whose `Added` and `Changed`
+    /// filters compare against tick 0 (everything).
     #[inline]
     pub(crate) fn shared(data: &'w WorldData) -> Self {
         Self {
             data,
+            ticks: RunTicks {
+                last_run: 0,
+                this_run: data.clock.current(),
+            },
             _mode: PhantomData,
         }
     }
 }
 
 impl<'w> WorldView<'w, Exclusive> {
-    /// A view that may write, made from an exclusive borrow for `'w`.
+    /// A view that may write, made from an exclusive borrow for `'w`: it
+    /// takes a new change tick for what it writes, and its `Added` and
+    /// `Changed` filters compare against tick 0 (everything).
     #[inline]
     pub(crate) fn exclusive(data: &'w mut WorldData) -> Self {
+        let this_run = data.clock.advance();
         Self {
             data,
+            ticks: RunTicks {
+                last_run: 0,
+                this_run,
+            },
             _mode: PhantomData,
         }
     }
@@ -138,10 +156,14 @@ impl<'w> WorldView<'w, Exclusive> {
     /// `&'w mut World` and shares it only with the systems it runs), and no
     /// two users of views made this way reach the same component type or
     /// resource at once where one of them writes.
+    ///
+    /// `ticks` are the running system's: the tick it last ran at and the one
+    /// it runs at now.
     #[inline]
-    pub(crate) unsafe fn exclusive_unchecked(data: &'w WorldData) -> Self {
+    pub(crate) unsafe fn exclusive_unchecked(data: &'w WorldData, ticks: RunTicks) -> Self {
         Self {
             data,
+            ticks,
             _mode: PhantomData,
         }
     }
@@ -182,7 +204,11 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
     /// ```
     #[inline]
     pub fn as_shared(self) -> WorldView<'w, Shared> {
-        WorldView::shared(self.data)
+        WorldView {
+            data: self.data,
+            ticks: self.ticks,
+            _mode: PhantomData,
+        }
     }
 
     /// This view as an exclusive one, if it is one: how a fetch that writes
@@ -201,8 +227,22 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
     pub fn as_exclusive(self) -> Option<WorldView<'w, Exclusive>> {
         M::EXCLUSIVE.then_some(WorldView {
             data: self.data,
+            ticks: self.ticks,
             _mode: PhantomData,
         })
+    }
+
+    /// The change ticks of whoever reads through this view.
+    #[inline]
+    pub(crate) fn ticks(self) -> RunTicks {
+        self.ticks
+    }
+
+    /// The same view, with `Added` and `Changed` comparing against `last_run`.
+    #[inline]
+    pub(crate) fn since(mut self, last_run: u64) -> Self {
+        self.ticks.last_run = last_run;
+        self
     }
 
     /// Whether `entity` is alive in the viewed world.

@@ -164,7 +164,9 @@ impl<'w> EntityMut<'w> {
         self.world.get(self.entity)
     }
 
-    /// The entity's `T`, mutably.
+    /// The entity's `T`, mutably: `&mut T`, or for a type that tracks changes
+    /// a [`Mut<T>`](crate::change::Mut) that marks it changed when written
+    /// (see [`World::get_mut`]).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -177,8 +179,8 @@ impl<'w> EntityMut<'w> {
     /// assert_eq!(world.get::<Level>(e)?.0, 3);
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn get_mut<T: Component>(&mut self) -> Result<&mut T, Error> {
-        self.world.get_mut(self.entity)
+    pub fn get_mut<T: Component>(&mut self) -> Result<T::Mut<'_>, Error> {
+        self.world.get_mut::<T>(self.entity)
     }
 
     /// Whether the entity has a `T`.

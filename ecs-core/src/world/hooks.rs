@@ -1,5 +1,7 @@
 //! The one interface through which everything kept in step with the world's
-//! structure hears of it: groups, and the record of additions observers follow.
+//! structure hears of it: groups, and the record of additions observers
+//! follow. (Change ticks live in the storages and move with the values, so
+//! they need no hook.)
 
 use crate::component::ComponentId;
 use crate::entity::Entity;

@@ -2,6 +2,7 @@
 //! the struct and the operations on entities; the other files of `world/` hold
 //! every other `impl World`, one concept each.
 
+mod change;
 mod commands;
 mod entity_ref;
 mod event;
@@ -16,6 +17,7 @@ mod structural;
 use core::fmt;
 
 use crate::bundle::{Bundle, BundleRegistry};
+use crate::change::{ComponentMut, RunTicks};
 use crate::component::{Component, ComponentInfo};
 use crate::entity::{Entities, Entity};
 use crate::error::Error;
@@ -282,7 +284,10 @@ impl World {
         }
     }
 
-    /// A mutable reference to `entity`'s `T`.
+    /// A mutable reference to `entity`'s `T`: `&mut T`, or for a type that
+    /// tracks changes (`#[component(track_changes)]`) a
+    /// [`Mut<T>`](crate::change::Mut), which marks the value changed when it
+    /// is written through, not when it is handed out.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -296,14 +301,20 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
-    pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Result<&mut T, Error> {
+    pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Result<T::Mut<'_>, Error> {
+        // Only a tracked type's writes are stamped: the others skip the counter.
+        let tick = if T::TRACK_CHANGES {
+            self.data.clock.advance()
+        } else {
+            0
+        };
         match self
             .data
             .storages
             .get_mut::<T>()
             .and_then(|set| set.get_mut(entity))
         {
-            Some(value) => Ok(value),
+            Some((value, changed)) => Ok(T::Mut::from_parts(value, changed, tick)),
             None => Err(lookup_error::<T>(&self.data.entities, entity)),
         }
     }
@@ -463,7 +474,9 @@ impl World {
     fn split(&mut self) -> (&mut BundleRegistry, Structural<'_>) {
         let data = &mut self.data;
         let observers = &mut self.observers;
+        let tick = data.clock.advance();
         let structural = Structural {
+            tick,
             storages: &mut data.storages,
             entities: &mut data.entities,
             masks: &mut data.masks,
@@ -490,15 +503,16 @@ impl World {
         WorldView::exclusive(&mut self.data)
     }
 
-    /// A view that may write, from a shared borrow, for systems running at once.
+    /// A view that may write, from a shared borrow, for systems running at
+    /// once; `ticks` are the running system's.
     ///
     /// # Safety
     /// As `WorldView::exclusive_unchecked`: the caller holds the world
     /// exclusively for `'_` and keeps users of conflicting data apart.
     #[inline]
-    pub(crate) unsafe fn view_for_systems(&self) -> WorldView<'_, Exclusive> {
+    pub(crate) unsafe fn view_for_systems(&self, ticks: RunTicks) -> WorldView<'_, Exclusive> {
         // SAFETY: forwarded from the caller.
-        unsafe { WorldView::exclusive_unchecked(&self.data) }
+        unsafe { WorldView::exclusive_unchecked(&self.data, ticks) }
     }
 
     #[cfg(test)]

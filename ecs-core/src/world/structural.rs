@@ -17,12 +17,16 @@ pub(crate) struct Structural<'a> {
     pub(crate) masks: &'a mut ComponentMasks,
     /// Everything that follows structural change, told through one interface.
     pub(crate) hooks: Hooks<'a>,
+    /// The change tick components added or replaced through this borrow get.
+    pub(crate) tick: u64,
 }
 
 impl Structural<'_> {
     /// Gives the live `entity` `value` in storage `id` (which must be `T`'s),
     /// returning the value it replaces. A new component is recorded in the
     /// entity's mask and announced to the hooks before the caller drops anything.
+    /// A tracked component is marked added and changed at the borrow's tick, a
+    /// replaced one changed.
     #[inline]
     pub(crate) fn insert<T: Component>(
         &mut self,
@@ -30,7 +34,10 @@ impl Structural<'_> {
         entity: Entity,
         value: T,
     ) -> Option<T> {
-        let replaced = self.storages.typed_mut::<T>(id).insert(entity, value);
+        let replaced = self
+            .storages
+            .typed_mut::<T>(id)
+            .insert(entity, value, self.tick);
         if replaced.is_none() {
             self.masks.mark(entity.index(), id);
             if !self.hooks.is_idle() {
@@ -121,7 +128,7 @@ impl Structural<'_> {
         // SAFETY: the columns are root pointers of this world's storages, which
         // `self` borrows mutably; storages never move or drop while the world
         // lives, and no reference into them is held across this call.
-        unsafe { bundle.push_new(columns, entity) };
+        unsafe { bundle.push_new(columns, entity, self.tick) };
         if hooked {
             for &id in info.ids.iter() {
                 self.hooks.after_add(id, entity, self.storages);

@@ -1,5 +1,7 @@
 //! The code `#[derive(Query)]` generates: `QueryData` for the struct, and for a
-//! struct that writes, a read-only twin `{Name}ReadOnly` with its own impl.
+//! struct that writes, the item it yields, `{Name}Item` (where a `&'w mut T`
+//! field of a type that tracks changes is a `Mut<'w, T>`), and a read-only
+//! twin `{Name}ReadOnly` with its own impl.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -22,11 +24,15 @@ pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
         let checks = tys
             .iter()
             .map(|ty| quote_spanned!(ty.span()=> __ecs_field_is_read_only::<#ty>();));
-        let main = impl_query_data(q, &q.input.ident, &Fetch::Plain, &quote!(Self));
+        let main = impl_query_data(
+            q,
+            &q.input.ident,
+            &q.input.ident,
+            &Fetch::Plain,
+            &quote!(Self),
+        );
         let read_only = marker_impl(q, &q.input.ident);
         return quote! {
-            #main
-            #read_only
             const _: () = {
                 // Bounded on the very trait the `unsafe impl` below names, so no
                 // `crate = "..."` path can stand in a look-alike check.
@@ -36,21 +42,59 @@ pub(crate) fn expand(q: &QueryInput<'_>) -> TokenStream {
                     #( #checks )*
                 }
             };
+            #main
+            #read_only
         };
     }
 
-    let twin = format_ident!("{}ReadOnly", q.input.ident);
-    let twin_struct = twin_struct(q, &twin);
-    let (_, type_generics, _) = q.input.generics.split_for_impl();
-    let main = impl_query_data(
+    let name = &q.input.ident;
+    let item = format_ident!("{}Item", name);
+    let item_def = item_struct(
         q,
-        &q.input.ident,
+        &item,
+        &format!(
+            "What [`{name}`] yields per entity where the query may write (`Query::iter_mut`, \
+             `Query::get_mut`): each field is the item of its fetch, so a `&mut T` field \
+             of a type that tracks changes is a `Mut<T>`."
+        ),
         &Fetch::Plain,
-        &quote!(#twin #type_generics),
     );
-    let twin_impl = impl_query_data(q, &twin, &Fetch::ReadOnlyOf, &quote!(Self));
+    let twin = format_ident!("{}ReadOnly", name);
+    let twin_struct = item_struct(
+        q,
+        &twin,
+        &format!(
+            "The read-only form of [`{name}`], yielded by `Query::iter`, `Query::get` and \
+             `Query::single`, where the query may only read."
+        ),
+        &Fetch::ReadOnlyOf,
+    );
+    let (_, type_generics, _) = q.input.generics.split_for_impl();
+    let main = impl_query_data(q, name, &item, &Fetch::Plain, &quote!(#twin #type_generics));
+    let twin_impl = impl_query_data(q, &twin, &twin, &Fetch::ReadOnlyOf, &quote!(Self));
     let twin_marker = marker_impl(q, &twin);
-    quote!(#twin_struct #main #twin_impl #twin_marker)
+    let read = fields_read(q);
+    quote!(#item_def #twin_struct #main #twin_impl #twin_marker #read)
+}
+
+/// A function that reads every field of the struct. A struct that writes
+/// only describes its item and is never built, so without this its fields
+/// would be reported as never read; an item kept with `allow(dead_code)` is
+/// a root of the lint's walk, so the reads count.
+fn fields_read(q: &QueryInput<'_>) -> TokenStream {
+    let name = &q.input.ident;
+    let (impl_generics, type_generics, where_clause) = q.input.generics.split_for_impl();
+    let members = q.fields.iter().map(|f| &f.member);
+    quote! {
+        const _: () = {
+            #[allow(dead_code, reason = "only makes the fields count as read")]
+            fn __ecs_fields_are_read #impl_generics (__ecs_query: &#name #type_generics)
+                #where_clause
+            {
+                #( let _ = &__ecs_query.#members; )*
+            }
+        };
+    }
 }
 
 /// Whether an impl fetches each field's type itself or its read-only form.
@@ -68,10 +112,11 @@ impl Fetch {
     }
 }
 
-/// `unsafe impl QueryData for #name`, fetching every field.
+/// `unsafe impl QueryData for #name`, fetching every field into an `#item`.
 fn impl_query_data(
     q: &QueryInput<'_>,
     name: &Ident,
+    item: &Ident,
     fetch: &Fetch,
     read_only: &TokenStream,
 ) -> TokenStream {
@@ -92,7 +137,7 @@ fn impl_query_data(
         // where either writes, and `Query` checks the access again at run time.
         #[automatically_derived]
         unsafe impl #impl_generics #qd for #name #type_generics #where_clause {
-            type Item<#item_lt> = #name #item_generics;
+            type Item<#item_lt> = #item #item_generics;
             type ReadOnly = #read_only;
             type State<#state_lt> = ( #( <#fetched as #qd>::State<#state_lt>, )* );
 
@@ -128,7 +173,7 @@ fn impl_query_data(
                 __ecs_state: &Self::State<'_>,
                 __ecs_entity: #krate::Entity,
             ) -> ::core::option::Option<Self::Item<#item_lt>> {
-                ::core::option::Option::Some(#name {
+                ::core::option::Option::Some(#item {
                     #(
                         #members: {
                             // The item lifetime is pinned by the annotation: left to
@@ -164,7 +209,7 @@ fn impl_query_data(
                 __ecs_entity: #krate::Entity,
                 __ecs_index: ::core::primitive::usize,
             ) -> Self::Item<#item_lt> {
-                #name {
+                #item {
                     #(
                         #members: {
                             // The item lifetime is pinned as in `fetch`.
@@ -204,22 +249,19 @@ fn marker_impl(q: &QueryInput<'_>, name: &Ident) -> TokenStream {
     }
 }
 
-/// The read-only twin: the same fields, each the item of its read-only fetch.
-fn twin_struct(q: &QueryInput<'_>, twin: &Ident) -> TokenStream {
+/// A struct of the same shape as the input, each field the item of its
+/// fetch (`Fetch::Plain`) or of its read-only form (`Fetch::ReadOnlyOf`).
+fn item_struct(q: &QueryInput<'_>, name: &Ident, doc: &str, fetch: &Fetch) -> TokenStream {
     let krate = &q.krate;
     let qd = quote!(#krate::query::QueryData);
     let world = &q.world;
     let vis = &q.input.vis;
-    let name = &q.input.ident;
     let generics = &q.input.generics;
     let where_clause = &generics.where_clause;
-    let doc = format!(
-        "The read-only form of [`{name}`], yielded by `Query::iter`, `Query::get` and \
-         `Query::single`, where the query may only read."
-    );
     let fields = q.fields.iter().map(|f| {
-        let (docs, field_vis, ty) = (&f.docs, &f.vis, &f.ty);
-        let ty = quote!(<<#ty as #qd>::ReadOnly as #qd>::Item<#world>);
+        let (docs, field_vis) = (&f.docs, &f.vis);
+        let fetched = fetch.of(krate, &f.ty);
+        let ty = quote!(<#fetched as #qd>::Item<#world>);
         match &f.member {
             syn::Member::Named(ident) => quote!(#(#docs)* #field_vis #ident: #ty),
             syn::Member::Unnamed(_) => quote!(#(#docs)* #field_vis #ty),
@@ -236,8 +278,8 @@ fn twin_struct(q: &QueryInput<'_>, twin: &Ident) -> TokenStream {
     };
     quote! {
         #[doc = #doc]
-        #[allow(dead_code, reason = "fields of the read-only form may go unread")]
-        #vis struct #twin #generics #body
+        #[allow(dead_code, reason = "fields of a query's item may go unread")]
+        #vis struct #name #generics #body
     }
 }
 

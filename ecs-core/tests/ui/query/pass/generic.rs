@@ -45,7 +45,7 @@ fn main() {
     assert_eq!(query.get(b).unwrap().t, &Health(102));
 
     let mut query = world.query::<Tuple<Mana>>();
-    for Tuple(m, e) in query.iter_mut() {
+    for TupleItem(m, e) in query.iter_mut() {
         assert_eq!(e, a);
         m.0 = -1;
     }

@@ -1,4 +1,4 @@
-// The design's `Mover`: `iter_mut` yields `Mover`, `iter`/`get` yield the read-only twin `MoverReadOnly`.
+// The design's `Mover`: `iter_mut` yields its item `MoverItem`, `iter`/`get` yield the read-only twin `MoverReadOnly`.
 use ecs_core::prelude::*;
 
 #[derive(Component, Debug, PartialEq)]
@@ -27,7 +27,7 @@ fn main() {
     let mut query = world.query::<Mover>().without::<Frozen>();
     let mut seen = Vec::new();
     for m in query.iter_mut() {
-        let m: Mover<'_> = m;
+        let m: MoverItem<'_> = m;
         m.pos.0 += m.vel.0;
         seen.push((m.entity, m.name.map(|n| n.0)));
     }

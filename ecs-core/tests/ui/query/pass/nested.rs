@@ -49,7 +49,7 @@ fn main() {
 
     let mut query = world.query::<NamedStep>();
     for s in query.iter_mut() {
-        let s: NamedStep<'_> = s;
+        let s: NamedStepItem<'_> = s;
         s.step.pos.0 += s.step.vel.0;
     }
     let twin: NamedStepReadOnly<'_> = query.get(a).unwrap();

@@ -1,4 +1,4 @@
-// A tuple struct derives `Query`; its read-only twin is a tuple struct too.
+// A tuple struct derives `Query`; its item and its read-only twin are tuple structs too.
 use ecs_core::prelude::*;
 
 #[derive(Component)]
@@ -15,7 +15,7 @@ fn main() {
     world.spawn(A(100));
 
     let mut query = world.query::<Pair>();
-    for Pair(a, b) in query.iter_mut() {
+    for PairItem(a, b) in query.iter_mut() {
         a.0 += b.0;
     }
     let PairReadOnly(a, b) = query.get(e).unwrap();

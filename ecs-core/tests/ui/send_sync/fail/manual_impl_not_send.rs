@@ -5,6 +5,8 @@ use std::rc::Rc;
 
 struct Local(Rc<u8>);
 
-impl Component for Local {}
+impl Component for Local {
+    type Mut<'w> = &'w mut Self;
+}
 
 fn main() {}

@@ -5,6 +5,8 @@ use std::cell::Cell;
 
 struct Counter(Cell<u32>);
 
-impl Component for Counter {}
+impl Component for Counter {
+    type Mut<'w> = &'w mut Self;
+}
 
 fn main() {}

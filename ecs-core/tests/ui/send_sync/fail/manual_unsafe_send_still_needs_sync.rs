@@ -6,6 +6,8 @@ struct Handle(*mut u8);
 // SAFETY: (for the test) the pointer is never dereferenced.
 unsafe impl Send for Handle {}
 
-impl Component for Handle {}
+impl Component for Handle {
+    type Mut<'w> = &'w mut Self;
+}
 
 fn main() {}

@@ -1,0 +1,250 @@
+//! The change filters `Added<T>` and `Changed<T>`, and `Query::changed_since`.
+
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+use crate::access::Access;
+use crate::change::{ComponentTicks, Tick};
+use crate::component::TrackedComponent;
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::storage::SparseSet;
+use crate::view::WorldView;
+
+use super::Query;
+use super::column::{Presence, Required};
+use super::data::QueryData;
+use super::filter::{QueryFilter, sealed};
+
+/// Keeps entities whose `T` was added after the asker last looked: since the
+/// asking system's last run, or since the tick given to
+/// [`Query::changed_since`].
+///
+/// `T` must track changes (`#[component(track_changes)]`). A component
+/// counts as added when an entity that did not hold a `T` gets one (spawn,
+/// insert, a bundle, commands); replacing a `T` is a change, not an add.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// #[component(track_changes)]
+/// struct Health(i32);
+///
+/// fn greet(added: Query<Entity, Added<Health>>, mut seen: ResMut<Vec<Entity>>) {
+///     seen.extend(added.iter());
+/// }
+///
+/// let mut world = World::new();
+/// world.insert_resource(Vec::<Entity>::new());
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, greet)?;
+/// let first = world.spawn(Health(3));
+/// schedule.run(&mut world)?; // sees `first`
+/// schedule.run(&mut world)?; // nothing new
+/// let second = world.spawn(Health(3));
+/// world.insert(first, Health(4))?; // a replacement, not an add
+/// schedule.run(&mut world)?; // sees `second` only
+/// assert_eq!(*world.resource::<Vec<Entity>>()?, [first, second]);
+/// # Ok::<(), Error>(())
+/// ```
+pub struct Added<T>(PhantomData<fn() -> T>);
+
+/// Keeps entities whose `T` was added or written after the asker last
+/// looked: since the asking system's last run, or since the tick given to
+/// [`Query::changed_since`].
+///
+/// `T` must track changes (`#[component(track_changes)]`). A component
+/// counts as written when it is inserted or replaced, and when it is written
+/// through the [`Mut<T>`](crate::change::Mut) that `&mut T` yields: handing
+/// out the `Mut` marks nothing, writing through it does, and
+/// [`Mut::set_if_neq`](crate::change::Mut::set_if_neq) writes only a
+/// different value.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component, PartialEq)]
+/// #[component(track_changes)]
+/// struct Health(i32);
+///
+/// fn regen(mut q: Query<&mut Health>) {
+///     for mut h in q.iter_mut() {
+///         let full = h.0.max(10);
+///         h.set_if_neq(Health(full)); // writes only those below 10
+///     }
+/// }
+/// fn report(changed: Query<(Entity, &Health), Changed<Health>>, mut log: ResMut<Vec<Entity>>) {
+///     log.extend(changed.iter().map(|(e, _)| e));
+/// }
+///
+/// let mut world = World::new();
+/// world.insert_resource(Vec::<Entity>::new());
+/// let weak = world.spawn(Health(3));
+/// let strong = world.spawn(Health(12));
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Update, regen)?;
+/// schedule.add_system(Stage::PostUpdate, report)?;
+/// schedule.run(&mut world)?; // first run: both were added, so both changed
+/// world.resource_mut::<Vec<Entity>>()?.clear();
+/// world.get_mut::<Health>(weak)?.0 = 1;
+/// schedule.run(&mut world)?; // `weak` was hurt, then healed; `strong` untouched
+/// assert_eq!(*world.resource::<Vec<Entity>>()?, [weak]);
+/// # let _ = strong;
+/// # Ok::<(), Error>(())
+/// ```
+pub struct Changed<T>(PhantomData<fn() -> T>);
+
+impl<T> sealed::Sealed for Added<T> {}
+impl<T> sealed::Sealed for Changed<T> {}
+
+/// What `Added<T>` and `Changed<T>` look at: which entities hold `T`, their
+/// ticks, and the tick to compare against.
+///
+/// Invariant: when the storage exists and `T::TRACK_CHANGES`, `ticks` points
+/// at one pair of ticks per entity of `presence`, in the same order;
+/// otherwise `tracked` is false and `ticks` is never read.
+pub struct TickFilter<'w, T> {
+    presence: Presence<'w, T>,
+    ticks: NonNull<ComponentTicks>,
+    tracked: bool,
+    last_run: u64,
+}
+
+impl<T> Clone for TickFilter<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for TickFilter<'_, T> {}
+
+// SAFETY: the filter only reads ticks, and only of entities whose items are
+// not live (a query checks an entity before fetching it); writers of the same
+// ticks in other queries are ordered apart by the access it registers.
+unsafe impl<T> Sync for TickFilter<'_, T> {}
+
+// SAFETY: as above; the filter owns nothing.
+unsafe impl<T> Send for TickFilter<'_, T> {}
+
+impl<'w, T: TrackedComponent> TickFilter<'w, T> {
+    fn of(view: WorldView<'w>) -> Self {
+        let found = view.storages().lookup::<T>();
+        let (ticks, tracked) = match found {
+            Some((_, set)) if T::TRACK_CHANGES => {
+                // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for
+                // `'w`; its ticks vector changes only under `&mut World`.
+                let ticks = unsafe { SparseSet::ticks_for_read(set.as_ptr()) };
+                (ticks, true)
+            }
+            _ => (NonNull::dangling(), false),
+        };
+        Self {
+            presence: Presence::found(view, found),
+            ticks,
+            tracked,
+            last_run: view.ticks().last_run,
+        }
+    }
+
+    /// `entity`'s ticks, if it holds a tracked `T`.
+    #[inline(always)]
+    fn ticks_of(&self, entity: Entity) -> Option<ComponentTicks> {
+        if !self.tracked {
+            return None;
+        }
+        let dense = self.presence.dense(entity)?;
+        // SAFETY: the ticks run beside the storage's entities (type
+        // invariant), `dense` is checked against their length, and no item of
+        // this entity is live while a filter looks at it.
+        Some(unsafe { self.ticks.as_ptr().add(dense).read() })
+    }
+
+    /// Why `entity` fails a filter of type `F` on `T`: it lacks `T`, or its
+    /// `T` is not new.
+    fn mismatch<F>(&self, entity: Entity) -> Error {
+        if self.presence.contains(entity) {
+            Error::FilteredOut {
+                entity,
+                filter: core::any::type_name::<F>(),
+            }
+        } else {
+            Error::missing::<T>(entity)
+        }
+    }
+}
+
+macro_rules! tick_filter {
+    ($filter:ident, $field:ident) => {
+        impl<T: TrackedComponent> QueryFilter for $filter<T> {
+            type State<'w> = TickFilter<'w, T>;
+
+            fn access(access: &mut Access) {
+                access.read_ticks::<T>();
+                access.require::<T>();
+            }
+
+            fn state(view: WorldView<'_>) -> TickFilter<'_, T> {
+                TickFilter::of(view)
+            }
+
+            #[inline]
+            fn for_each_required<'w>(state: &TickFilter<'w, T>, f: &mut impl FnMut(Required<'w>)) {
+                f(state.presence.required());
+            }
+
+            #[inline(always)]
+            fn matches(state: &TickFilter<'_, T>, entity: Entity) -> bool {
+                state
+                    .ticks_of(entity)
+                    .is_some_and(|ticks| ticks.$field > state.last_run)
+            }
+
+            fn check(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
+                if Self::matches(state, entity) {
+                    Ok(())
+                } else {
+                    Err(state.mismatch::<Self>(entity))
+                }
+            }
+        }
+    };
+}
+
+tick_filter!(Added, added);
+tick_filter!(Changed, changed);
+
+impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
+    /// Makes the query's [`Added`] and [`Changed`] filters keep what is new
+    /// since `tick`, a tick kept from [`World::change_tick`](crate::World::change_tick).
+    ///
+    /// Without it, a query built from the world
+    /// ([`World::query`](crate::World::query) and friends) compares against
+    /// tick 0, so every tracked component counts as added and changed; a
+    /// system's query compares against the system's last run.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// #[component(track_changes)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let a = world.spawn(Health(1));
+    /// let b = world.spawn(Health(1));
+    /// assert_eq!(world.query_filtered::<Entity, Changed<Health>>().iter().count(), 2);
+    ///
+    /// let since = world.change_tick();
+    /// world.get_mut::<Health>(b)?.0 += 1;
+    /// let changed: Vec<Entity> =
+    ///     world.query_filtered::<Entity, Changed<Health>>().changed_since(since).iter().collect();
+    /// assert_eq!(changed, [b]);
+    /// # let _ = a;
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn changed_since(self, tick: Tick) -> Self {
+        let view = self.view.since(tick.get());
+        Query::planned(view, self.data, F::state(view))
+    }
+}
