@@ -279,6 +279,19 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
             world.despawn(e).unwrap();
         }
         world.insert_resource(Flags::default());
+        // Observers react to the commands of the frame: they must fire in
+        // the same order, with the same ids, however the frame ran.
+        world.observe(|t: OnAdd<C<7>>, q: Query<&C<7>>, mut commands: Commands| {
+            commands.insert(t.entity(), C::<5>(q.get(t.entity()).unwrap().0 + 1));
+        });
+        world.observe(
+            |t: OnRemove<C<3>>, q: Query<&C<3>>, mut commands: Commands| {
+                let value = q.get(t.entity()).unwrap().0;
+                if value % 2 == 0 {
+                    commands.spawn(C::<0>(value));
+                }
+            },
+        );
     }
     let mut parallel = twenty_systems(Schedule::new());
     let mut single = twenty_systems(Schedule::single_threaded());
@@ -304,6 +317,8 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
     }
     assert!(parallel.parallel_batches() > 0);
     assert_eq!(single.parallel_batches(), 0);
+    let observed = parallel_world.query::<&C<5>>().iter().count();
+    assert!(observed > 0, "the OnAdd observer ran");
     assert_eq!(
         parallel_world
             .resource::<Flags>()
