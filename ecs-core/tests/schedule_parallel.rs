@@ -287,7 +287,7 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
         world.observe(
             |t: OnRemove<C<3>>, q: Query<&C<3>>, mut commands: Commands| {
                 let value = q.get(t.entity()).unwrap().0;
-                if value % 2 == 0 {
+                if value.is_multiple_of(2) {
                     commands.spawn(C::<0>(value));
                 }
             },
