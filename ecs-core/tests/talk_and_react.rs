@@ -10,9 +10,12 @@ struct Enemy;
 struct Burning;
 #[derive(Default)]
 struct Log(Vec<Entity>);
-/// What `report` saw, frame by frame: (changed with their health, added).
+/// What `report` saw in one frame: the changed entities with their health,
+/// and the added ones.
+type Report = (Vec<(Entity, i32)>, Vec<Entity>);
+/// What `report` saw, frame by frame.
 #[derive(Default)]
-struct Reports(Vec<(Vec<(Entity, i32)>, Vec<Entity>)>);
+struct Reports(Vec<Report>);
 
 struct Hit {
     target: Entity,
