@@ -150,13 +150,36 @@ impl<'w, T: TrackedComponent> TickFilter<'w, T> {
     /// `entity`'s ticks, if it holds a tracked `T`.
     #[inline(always)]
     fn ticks_of(&self, entity: Entity) -> Option<ComponentTicks> {
-        if !self.tracked {
+        let dense = self.presence.dense(entity)?;
+        self.ticks_at(dense)
+    }
+
+    /// `entity`'s ticks, where the query walks `driver` and found `entity`
+    /// at `index`: when `driver` is this storage's own entity array, the
+    /// position is the dense index, and no sparse lookup is needed.
+    #[inline(always)]
+    fn ticks_at_driver(
+        &self,
+        entity: Entity,
+        driver: &[Entity],
+        index: usize,
+    ) -> Option<ComponentTicks> {
+        if core::ptr::eq(self.presence.entities, driver) {
+            self.ticks_at(index)
+        } else {
+            self.ticks_of(entity)
+        }
+    }
+
+    /// The ticks at dense position `dense`, if it is in range and `T` is tracked.
+    #[inline(always)]
+    fn ticks_at(&self, dense: usize) -> Option<ComponentTicks> {
+        if !self.tracked || dense >= self.presence.entities.len() {
             return None;
         }
-        let dense = self.presence.dense(entity)?;
         // SAFETY: the ticks run beside the storage's entities (type
         // invariant), `dense` is checked against their length, and no item of
-        // this entity is live while a filter looks at it.
+        // the entity there is live while a filter looks at it.
         Some(unsafe { self.ticks.as_ptr().add(dense).read() })
     }
 
@@ -197,6 +220,18 @@ macro_rules! tick_filter {
             fn matches(state: &TickFilter<'_, T>, entity: Entity) -> bool {
                 state
                     .ticks_of(entity)
+                    .is_some_and(|ticks| ticks.$field > state.last_run)
+            }
+
+            #[inline(always)]
+            fn matches_at(
+                state: &TickFilter<'_, T>,
+                entity: Entity,
+                driver: &[Entity],
+                index: usize,
+            ) -> bool {
+                state
+                    .ticks_at_driver(entity, driver, index)
                     .is_some_and(|ticks| ticks.$field > state.last_run)
             }
 
