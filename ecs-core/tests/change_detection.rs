@@ -95,7 +95,9 @@ fn the_issue_snippet_reports_each_change_once() {
     let mut schedule = Schedule::new();
     schedule.add_system(Stage::Update, damage).unwrap();
     schedule.add_system(Stage::PostUpdate, report).unwrap();
-    schedule.add_system(Stage::PostUpdate, issue_report).unwrap();
+    schedule
+        .add_system(Stage::PostUpdate, issue_report)
+        .unwrap();
     let a = world.spawn(Health(10));
     let b = world.spawn(Health(10));
 

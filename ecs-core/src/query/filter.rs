@@ -77,7 +77,12 @@ pub trait QueryFilter: sealed::Sealed {
     /// [`matches`](Self::matches), which a filter on the driving storage can
     /// give without probing its sparse index.
     #[inline(always)]
-    fn matches_at(state: &Self::State<'_>, entity: Entity, driver: &[Entity], index: usize) -> bool {
+    fn matches_at(
+        state: &Self::State<'_>,
+        entity: Entity,
+        driver: &[Entity],
+        index: usize,
+    ) -> bool {
         let _ = (driver, index);
         Self::matches(state, entity)
     }
