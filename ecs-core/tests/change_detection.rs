@@ -74,6 +74,20 @@ fn report(
     out.1.extend(added.iter());
 }
 
+/// The issue's `report`, word for word.
+#[allow(
+    unused_variables,
+    reason = "the issue's snippet as written: `added` is declared and not read"
+)]
+fn issue_report(
+    changed: Query<(Entity, &Health), Changed<Health>>,
+    added: Query<Entity, Added<Health>>,
+) {
+    for (e, h) in changed.iter() {
+        println!("{e:?} now has {} hp", h.0);
+    }
+}
+
 #[test]
 fn the_issue_snippet_reports_each_change_once() {
     let mut world = World::new();
@@ -81,6 +95,9 @@ fn the_issue_snippet_reports_each_change_once() {
     let mut schedule = Schedule::new();
     schedule.add_system(Stage::Update, damage).unwrap();
     schedule.add_system(Stage::PostUpdate, report).unwrap();
+    schedule
+        .add_system(Stage::PostUpdate, issue_report)
+        .unwrap();
     let a = world.spawn(Health(10));
     let b = world.spawn(Health(10));
 

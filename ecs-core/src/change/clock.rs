@@ -1,5 +1,4 @@
-//! Ticks: the world's counter, a component's pair of ticks, and the pair of
-//! ticks one reader compares against.
+//! Ticks: the world's counter, and the pair of ticks one reader works with.
 
 use core::fmt;
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -67,24 +66,6 @@ impl Tick {
 impl fmt::Debug for Tick {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Tick({})", self.0)
-    }
-}
-
-/// When a tracked component was added, and when it was last written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ComponentTicks {
-    pub(crate) added: u64,
-    pub(crate) changed: u64,
-}
-
-impl ComponentTicks {
-    /// The ticks of a value added at `tick`: added and changed then.
-    #[inline]
-    pub(crate) fn new(tick: u64) -> Self {
-        Self {
-            added: tick,
-            changed: tick,
-        }
     }
 }
 

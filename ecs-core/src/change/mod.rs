@@ -31,5 +31,5 @@ mod clock;
 mod mut_ref;
 
 pub use clock::Tick;
-pub(crate) use clock::{ChangeClock, ComponentTicks, RunTicks};
+pub(crate) use clock::{ChangeClock, RunTicks};
 pub use mut_ref::{ComponentMut, Mut};

@@ -4,7 +4,7 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 use crate::access::Access;
-use crate::change::{ComponentTicks, Tick};
+use crate::change::Tick;
 use crate::component::TrackedComponent;
 use crate::entity::Entity;
 use crate::error::Error;
@@ -98,15 +98,16 @@ pub struct Changed<T>(PhantomData<fn() -> T>);
 impl<T> sealed::Sealed for Added<T> {}
 impl<T> sealed::Sealed for Changed<T> {}
 
-/// What `Added<T>` and `Changed<T>` look at: which entities hold `T`, their
-/// ticks, and the tick to compare against.
+/// What `Added<T>` and `Changed<T>` look at: which entities hold `T`, the
+/// ticks the filter compares (added ticks for `Added`, changed ticks for
+/// `Changed`), and the tick to compare against.
 ///
 /// Invariant: when the storage exists and `T::TRACK_CHANGES`, `ticks` points
-/// at one pair of ticks per entity of `presence`, in the same order;
-/// otherwise `tracked` is false and `ticks` is never read.
+/// at one tick per entity of `presence`, in the same order; otherwise
+/// `tracked` is false and `ticks` is never read.
 pub struct TickFilter<'w, T> {
     presence: Presence<'w, T>,
-    ticks: NonNull<ComponentTicks>,
+    ticks: NonNull<u64>,
     tracked: bool,
     last_run: u64,
 }
@@ -128,14 +129,16 @@ unsafe impl<T> Sync for TickFilter<'_, T> {}
 unsafe impl<T> Send for TickFilter<'_, T> {}
 
 impl<'w, T: TrackedComponent> TickFilter<'w, T> {
-    fn of(view: WorldView<'w>) -> Self {
+    /// The filter's view of `T`, comparing added ticks if `added`, else changed ones.
+    fn of(view: WorldView<'w>, added: bool) -> Self {
         let found = view.storages().lookup::<T>();
         let (ticks, tracked) = match found {
             Some((_, set)) if T::TRACK_CHANGES => {
                 // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for
                 // `'w`; its ticks vector changes only under `&mut World`.
-                let ticks = unsafe { SparseSet::ticks_for_read(set.as_ptr()) };
-                (ticks, true)
+                let (added_ticks, changed_ticks) =
+                    unsafe { SparseSet::ticks_for_read(set.as_ptr()) };
+                (if added { added_ticks } else { changed_ticks }, true)
             }
             _ => (NonNull::dangling(), false),
         };
@@ -147,16 +150,34 @@ impl<'w, T: TrackedComponent> TickFilter<'w, T> {
         }
     }
 
-    /// `entity`'s ticks, if it holds a tracked `T`.
+    /// `entity`'s tick, if it holds a tracked `T`.
     #[inline(always)]
-    fn ticks_of(&self, entity: Entity) -> Option<ComponentTicks> {
-        if !self.tracked {
+    fn ticks_of(&self, entity: Entity) -> Option<u64> {
+        let dense = self.presence.dense(entity)?;
+        self.ticks_at(dense)
+    }
+
+    /// `entity`'s tick, where the query walks `driver` and found `entity`
+    /// at `index`: when `driver` is this storage's own entity array, the
+    /// position is the dense index, and no sparse lookup is needed.
+    #[inline(always)]
+    fn ticks_at_driver(&self, entity: Entity, driver: &[Entity], index: usize) -> Option<u64> {
+        if core::ptr::eq(self.presence.entities, driver) {
+            self.ticks_at(index)
+        } else {
+            self.ticks_of(entity)
+        }
+    }
+
+    /// The tick at dense position `dense`, if it is in range and `T` is tracked.
+    #[inline(always)]
+    fn ticks_at(&self, dense: usize) -> Option<u64> {
+        if !self.tracked || dense >= self.presence.entities.len() {
             return None;
         }
-        let dense = self.presence.dense(entity)?;
         // SAFETY: the ticks run beside the storage's entities (type
         // invariant), `dense` is checked against their length, and no item of
-        // this entity is live while a filter looks at it.
+        // the entity there is live while a filter looks at it.
         Some(unsafe { self.ticks.as_ptr().add(dense).read() })
     }
 
@@ -175,7 +196,7 @@ impl<'w, T: TrackedComponent> TickFilter<'w, T> {
 }
 
 macro_rules! tick_filter {
-    ($filter:ident, $field:ident) => {
+    ($filter:ident, $added:literal) => {
         impl<T: TrackedComponent> QueryFilter for $filter<T> {
             type State<'w> = TickFilter<'w, T>;
 
@@ -185,7 +206,7 @@ macro_rules! tick_filter {
             }
 
             fn state(view: WorldView<'_>) -> TickFilter<'_, T> {
-                TickFilter::of(view)
+                TickFilter::of(view, $added)
             }
 
             #[inline]
@@ -197,7 +218,19 @@ macro_rules! tick_filter {
             fn matches(state: &TickFilter<'_, T>, entity: Entity) -> bool {
                 state
                     .ticks_of(entity)
-                    .is_some_and(|ticks| ticks.$field > state.last_run)
+                    .is_some_and(|tick| tick > state.last_run)
+            }
+
+            #[inline(always)]
+            fn matches_at(
+                state: &TickFilter<'_, T>,
+                entity: Entity,
+                driver: &[Entity],
+                index: usize,
+            ) -> bool {
+                state
+                    .ticks_at_driver(entity, driver, index)
+                    .is_some_and(|tick| tick > state.last_run)
             }
 
             fn check(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
@@ -211,8 +244,8 @@ macro_rules! tick_filter {
     };
 }
 
-tick_filter!(Added, added);
-tick_filter!(Changed, changed);
+tick_filter!(Added, true);
+tick_filter!(Changed, false);
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// Makes the query's [`Added`] and [`Changed`] filters keep what is new

@@ -72,6 +72,21 @@ pub trait QueryFilter: sealed::Sealed {
     /// Whether `entity` passes.
     fn matches(state: &Self::State<'_>, entity: Entity) -> bool;
 
+    /// Whether `entity`, found at position `index` of `driver` (the dense
+    /// entities a query walks), passes: the same answer as
+    /// [`matches`](Self::matches), which a filter on the driving storage can
+    /// give without probing its sparse index.
+    #[inline(always)]
+    fn matches_at(
+        state: &Self::State<'_>,
+        entity: Entity,
+        driver: &[Entity],
+        index: usize,
+    ) -> bool {
+        let _ = (driver, index);
+        Self::matches(state, entity)
+    }
+
     /// `Ok` if `entity` passes, otherwise the error that says why not.
     fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error>;
 }
@@ -235,6 +250,17 @@ macro_rules! tuple_filter {
                 true $(&& $name::matches($name, entity))*
             }
 
+            #[inline(always)]
+            fn matches_at(
+                state: &Self::State<'_>,
+                entity: Entity,
+                driver: &[Entity],
+                index: usize,
+            ) -> bool {
+                let ($($name,)*) = state;
+                true $(&& $name::matches_at($name, entity, driver, index))*
+            }
+
             fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
                 let ($($name,)*) = state;
                 $($name::check($name, entity)?;)*
@@ -272,6 +298,17 @@ macro_rules! tuple_filter {
             fn matches(state: &Self::State<'_>, entity: Entity) -> bool {
                 let ($($name,)*) = state;
                 false $(|| $name::matches($name, entity))*
+            }
+
+            #[inline(always)]
+            fn matches_at(
+                state: &Self::State<'_>,
+                entity: Entity,
+                driver: &[Entity],
+                index: usize,
+            ) -> bool {
+                let ($($name,)*) = state;
+                false $(|| $name::matches_at($name, entity, driver, index))*
             }
 
             fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {

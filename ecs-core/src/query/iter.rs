@@ -129,7 +129,7 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                 let index = cursor.next;
                 cursor.next += 1;
                 let entity = cursor.entities[index];
-                if !F::matches(&self.filter, entity) {
+                if !F::matches_at(&self.filter, entity, cursor.entities, index) {
                     continue;
                 }
                 if cursor.chunk_aligned {
@@ -243,7 +243,7 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
                 end = next;
             }
             for (offset, &entity) in entities[start..end].iter().enumerate() {
-                if F::matches(filter, entity) {
+                if F::matches_at(filter, entity, entities, start + offset) {
                     // SAFETY: the run is aligned; live, distinct entities.
                     acc = g(acc, unsafe {
                         Q::fetch_aligned(data, entity, start + offset)
@@ -251,8 +251,8 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
                 }
             }
         } else {
-            for &entity in &entities[start..end] {
-                if !F::matches(filter, entity) {
+            for (offset, &entity) in entities[start..end].iter().enumerate() {
+                if !F::matches_at(filter, entity, entities, start + offset) {
                     continue;
                 }
                 // SAFETY: live, distinct entities.

@@ -3,7 +3,7 @@
 
 use core::ptr::NonNull;
 
-use crate::change::{ComponentMut, ComponentTicks};
+use crate::change::ComponentMut;
 use crate::component::Component;
 use crate::storage::SparseSet;
 use crate::view::{Exclusive, WorldView};
@@ -14,12 +14,12 @@ use super::column::{Column, Required};
 /// pointer to its storage's ticks, so an item can mark its own value changed.
 ///
 /// Invariants, beside those of the exclusive `Column` it holds:
-/// - when `T::TRACK_CHANGES`, `ticks` points at `column.len()` ticks in the
-///   same order as the column's values; otherwise it is dangling and never used;
+/// - when `T::TRACK_CHANGES`, `changed` points at one changed tick per value
+///   of the column, in the same order; otherwise it is dangling and never used;
 /// - `this_run` is the tick the query's writes are stamped with.
 pub struct MutColumn<'w, T> {
     column: Column<'w, T>,
-    ticks: NonNull<ComponentTicks>,
+    changed: NonNull<u64>,
     this_run: u64,
 }
 
@@ -48,18 +48,18 @@ impl<'w, T: Component> MutColumn<'w, T> {
     /// ticks of entities whose items are not live.
     pub(crate) unsafe fn exclusive(view: WorldView<'w, Exclusive>) -> Self {
         let found = view.root_for_write::<T>();
-        let ticks = match found {
+        let changed = match found {
             // SAFETY: `set` is the root pointer of a live `SparseSet<T>` owned by
             // the world, borrowed exclusively for `'w` (the caller's contract).
             Some((_, set)) if T::TRACK_CHANGES => unsafe {
-                SparseSet::ticks_for_write(set.as_ptr())
+                SparseSet::changed_for_write(set.as_ptr())
             },
             _ => NonNull::dangling(),
         };
         Self {
             // SAFETY: forwarded from the caller, with `found` from the same view.
             column: unsafe { Column::exclusive(view, found) },
-            ticks,
+            changed,
             this_run: view.ticks().this_run,
         }
     }
@@ -90,7 +90,7 @@ impl<'w, T: Component> MutColumn<'w, T> {
             // SAFETY: a tracked column's ticks run beside its values (type
             // invariant), `dense` is in bounds, and the caller keeps every
             // other reference to this entity's ticks dead during `'q`.
-            Some(unsafe { &mut (*self.ticks.as_ptr().add(dense)).changed })
+            Some(unsafe { &mut *self.changed.as_ptr().add(dense) })
         } else {
             None
         };
@@ -109,10 +109,8 @@ impl<'w, T: Component> MutColumn<'w, T> {
             // SAFETY: the first `len` ticks run beside those values (type
             // invariant and the caller's bound), and nothing else references
             // them (the caller's contract).
-            let ticks = unsafe { core::slice::from_raw_parts_mut(self.ticks.as_ptr(), len) };
-            for tick in ticks {
-                tick.changed = self.this_run;
-            }
+            let changed = unsafe { core::slice::from_raw_parts_mut(self.changed.as_ptr(), len) };
+            changed.fill(self.this_run);
         }
         values
     }

@@ -4,7 +4,6 @@ use core::mem::ManuallyDrop;
 use core::ptr::NonNull;
 
 use super::sparse_index::{SparseIndex, SparseSlot};
-use crate::change::ComponentTicks;
 use crate::component::Component;
 use crate::entity::Entity;
 
@@ -14,7 +13,8 @@ use crate::entity::Entity;
 ///  sparse (paged, by entity index)      dense, same order in both arrays
 ///  [ 0: - ][ 1: v1@0 ][ 2: - ][ 3: v2@1 ] entities: [ 1v1, 3v2 ]
 ///                                         data:     [ A,   B   ]
-///                                         ticks:    [ t1,  t2  ]  (tracked types only)
+///                                         added:    [ a1,  a2  ]  (tracked types only)
+///                                         changed:  [ c1,  c2  ]  (tracked types only)
 /// ```
 ///
 /// Inserting appends to the dense arrays; removing moves the last element into
@@ -26,17 +26,21 @@ use crate::entity::Entity;
 ///
 /// Invariants, kept by every method:
 /// - `entities.len() == data.len()`;
-/// - `ticks.len() == entities.len()` if `T::TRACK_CHANGES`, and `ticks` is
-///   empty (and never allocates) otherwise; `ticks[i]` belongs to `data[i]`;
+/// - `added.len() == changed.len() == entities.len()` if `T::TRACK_CHANGES`,
+///   and both are empty (and never allocate) otherwise; `added[i]` and
+///   `changed[i]` are the ticks of `data[i]`;
 /// - for every `i < entities.len()`, `sparse.get(entities[i]) == Some(i)`;
 /// - the sparse index maps no entity that is not in `entities`.
 pub struct SparseSet<T> {
     sparse: SparseIndex,
     entities: Vec<Entity>,
     data: Vec<T>,
-    /// When each value was added and last written, for a type that tracks
-    /// changes; in the same order as `data`.
-    ticks: Vec<ComponentTicks>,
+    /// When each value was added, for a type that tracks changes; in the
+    /// same order as `data`.
+    added: Vec<u64>,
+    /// When each value was last written (or added), likewise. Apart from
+    /// `added`, so that `Changed` walks only the ticks it compares.
+    changed: Vec<u64>,
     /// Bumped whenever an entity already here changes position (a removal, a
     /// swap, a clear); appending leaves it alone. Queries key what they learned
     /// about the dense order on it.
@@ -49,7 +53,8 @@ impl<T> Default for SparseSet<T> {
             sparse: SparseIndex::default(),
             entities: Vec::new(),
             data: Vec::new(),
-            ticks: Vec::new(),
+            added: Vec::new(),
+            changed: Vec::new(),
             reorders: 0,
         }
     }
@@ -73,7 +78,7 @@ impl<T: Component> SparseSet<T> {
     pub(crate) fn get_mut(&mut self, entity: Entity) -> Option<(&mut T, Option<&mut u64>)> {
         let dense = self.sparse.get(entity)?;
         let changed = if T::TRACK_CHANGES {
-            Some(&mut self.ticks[dense].changed)
+            Some(&mut self.changed[dense])
         } else {
             None
         };
@@ -87,7 +92,7 @@ impl<T: Component> SparseSet<T> {
         let slot = self.sparse.slot_or_alloc(entity.index());
         if let Some(dense) = slot.get(entity) {
             if T::TRACK_CHANGES {
-                self.ticks[dense].changed = tick;
+                self.changed[dense] = tick;
             }
             return Some(core::mem::replace(&mut self.data[dense], value));
         }
@@ -110,12 +115,14 @@ impl<T: Component> SparseSet<T> {
         if T::TRACK_CHANGES {
             // First: only growth can panic (capacity overflow), and then the
             // set is unchanged but for spare capacity.
-            self.ticks.reserve(1);
+            self.added.reserve(1);
+            self.changed.reserve(1);
         }
         let slot = self.sparse.slot_or_alloc(entity.index());
         append(slot, &mut self.entities, &mut self.data, entity, value);
         if T::TRACK_CHANGES {
-            self.ticks.push(ComponentTicks::new(tick));
+            self.added.push(tick);
+            self.changed.push(tick);
         }
     }
 
@@ -126,7 +133,8 @@ impl<T: Component> SparseSet<T> {
         self.reorders += 1;
         self.entities.swap_remove(dense);
         if T::TRACK_CHANGES {
-            self.ticks.swap_remove(dense);
+            self.added.swap_remove(dense);
+            self.changed.swap_remove(dense);
         }
         let value = self.data.swap_remove(dense);
         if let Some(&moved) = self.entities.get(dense) {
@@ -147,7 +155,8 @@ impl<T: Component> SparseSet<T> {
         self.entities.swap(a, b);
         self.data.swap(a, b);
         if T::TRACK_CHANGES {
-            self.ticks.swap(a, b);
+            self.added.swap(a, b);
+            self.changed.swap(a, b);
         }
         self.sparse.set_dense(self.entities[a], a as u32);
         self.sparse.set_dense(self.entities[b], b as u32);
@@ -160,7 +169,8 @@ impl<T: Component> SparseSet<T> {
         for entity in self.entities.drain(..) {
             self.sparse.remove(entity.index());
         }
-        self.ticks.clear();
+        self.added.clear();
+        self.changed.clear();
         self.data.clear();
     }
 
@@ -169,7 +179,8 @@ impl<T: Component> SparseSet<T> {
         self.entities.reserve(additional);
         self.data.reserve(additional);
         if T::TRACK_CHANGES {
-            self.ticks.reserve(additional);
+            self.added.reserve(additional);
+            self.changed.reserve(additional);
         }
     }
 
@@ -190,15 +201,15 @@ impl<T: Component> SparseSet<T> {
         self.sparse.heap_bytes()
             + self.entities.capacity() * size_of::<Entity>()
             + self.data.capacity() * size_of::<T>()
-            + self.ticks.capacity() * size_of::<ComponentTicks>()
+            + (self.added.capacity() + self.changed.capacity()) * size_of::<u64>()
     }
 
     /// The added and changed ticks of `entity`'s value, if it has one and
     /// `T` tracks changes.
     #[cfg(test)]
-    pub(crate) fn ticks_of(&self, entity: Entity) -> Option<ComponentTicks> {
+    pub(crate) fn ticks_of(&self, entity: Entity) -> Option<(u64, u64)> {
         let dense = self.sparse.get(entity)?;
-        self.ticks.get(dense).copied()
+        Some((*self.added.get(dense)?, *self.changed.get(dense)?))
     }
 
     /// Checks every invariant listed on the type; used by tests.
@@ -211,8 +222,8 @@ impl<T: Component> SparseSet<T> {
             0
         };
         assert_eq!(
-            self.ticks.len(),
-            ticks,
+            (self.added.len(), self.changed.len()),
+            (ticks, ticks),
             "one pair of ticks per tracked value"
         );
         for (i, &e) in self.entities.iter().enumerate() {
@@ -274,30 +285,35 @@ impl<T> SparseSet<T> {
         unsafe { NonNull::new_unchecked(copy.as_mut_ptr()) }
     }
 
-    /// A pointer to the set's ticks for reading, made through a shared
-    /// reference to the ticks vector alone.
+    /// Pointers to the set's added and changed ticks for reading, each made
+    /// through a shared reference to its vector alone.
     ///
     /// # Safety
-    /// `set` points at a live `SparseSet<T>` whose ticks vector no one writes
-    /// (the vector itself, not its elements) while the pointer is used.
+    /// `set` points at a live `SparseSet<T>` whose tick vectors no one writes
+    /// (the vectors themselves, not their elements) while the pointers are used.
     #[inline]
-    pub(crate) unsafe fn ticks_for_read(set: *const Self) -> NonNull<ComponentTicks> {
-        // SAFETY: a place projection inside the live set (caller's contract);
+    pub(crate) unsafe fn ticks_for_read(set: *const Self) -> (NonNull<u64>, NonNull<u64>) {
+        // SAFETY: place projections inside the live set (caller's contract);
         // a vector's buffer pointer is never null.
-        unsafe { NonNull::new_unchecked((*set).ticks.as_ptr().cast_mut()) }
+        unsafe {
+            (
+                NonNull::new_unchecked((*set).added.as_ptr().cast_mut()),
+                NonNull::new_unchecked((*set).changed.as_ptr().cast_mut()),
+            )
+        }
     }
 
-    /// A writable pointer to the set's ticks, touching no other field and
-    /// making no reference to the ticks vector, for the same reason as
+    /// A writable pointer to the set's changed ticks, touching no other field
+    /// and making no reference to the vector, for the same reason as
     /// [`data_for_write`](Self::data_for_write).
     ///
     /// # Safety
-    /// As for `data_for_write`, with the ticks vector in place of the data vector.
+    /// As for `data_for_write`, with the changed ticks in place of the data vector.
     #[inline]
-    pub(crate) unsafe fn ticks_for_write(set: *const Self) -> NonNull<ComponentTicks> {
+    pub(crate) unsafe fn changed_for_write(set: *const Self) -> NonNull<u64> {
         // SAFETY: as in `data_for_write`: a bitwise copy of the vector that is
         // never dropped, whose buffer pointer keeps the buffer's provenance.
-        let mut copy = ManuallyDrop::new(unsafe { core::ptr::read(&raw const (*set).ticks) });
+        let mut copy = ManuallyDrop::new(unsafe { core::ptr::read(&raw const (*set).changed) });
         // SAFETY: a vector's buffer pointer is never null.
         unsafe { NonNull::new_unchecked(copy.as_mut_ptr()) }
     }
@@ -362,7 +378,11 @@ mod tests {
         assert_eq!(set.insert(e(5), V("c"), 1), Some(V("a")));
         assert_eq!(set.entities(), &[e(5), e(2)]);
         assert_eq!(set.data, [V("c"), V("b")]);
-        assert_eq!(set.ticks.capacity(), 0, "an untracked type keeps no ticks");
+        assert_eq!(
+            (set.added.capacity(), set.changed.capacity()),
+            (0, 0),
+            "an untracked type keeps no ticks"
+        );
         set.assert_invariants();
     }
 
@@ -422,10 +442,7 @@ mod tests {
         for i in 0..4 {
             set.push_new(e(i), Tracked(i), u64::from(i) + 1);
         }
-        let ticks = |set: &SparseSet<Tracked>, i| {
-            let t = set.ticks_of(e(i)).expect("held");
-            (t.added, t.changed)
-        };
+        let ticks = |set: &SparseSet<Tracked>, i| set.ticks_of(e(i)).expect("held");
         assert_eq!(set.insert(e(2), Tracked(20), 9), Some(Tracked(2)));
         assert_eq!(
             ticks(&set, 2),
