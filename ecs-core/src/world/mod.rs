@@ -470,13 +470,15 @@ impl World {
     }
 
     /// The bundle registry, and the structural funnel, borrowed apart so a
-    /// bundle's info can be read while its components are placed.
+    /// bundle's info can be read while its components are placed. Inlined:
+    /// every structural call goes through it, and a call would build the
+    /// funnel's borrows in memory.
+    #[inline]
     fn split(&mut self) -> (&mut BundleRegistry, Structural<'_>) {
         let data = &mut self.data;
         let observers = &mut self.observers;
-        let tick = data.clock.advance();
         let structural = Structural {
-            tick,
+            clock: &mut data.clock,
             storages: &mut data.storages,
             entities: &mut data.entities,
             masks: &mut data.masks,

@@ -3,6 +3,7 @@
 //! component mask and every [`StructuralHook`] kept in step.
 
 use crate::bundle::{Bundle, BundleInfo, ComponentWriter};
+use crate::change::ChangeClock;
 use crate::component::{Component, ComponentId, ComponentMasks, MASKED_COMPONENTS, masked_ids};
 use crate::entity::{Entities, Entity};
 use crate::storage::Storages;
@@ -17,15 +18,16 @@ pub(crate) struct Structural<'a> {
     pub(crate) masks: &'a mut ComponentMasks,
     /// Everything that follows structural change, told through one interface.
     pub(crate) hooks: Hooks<'a>,
-    /// The change tick components added or replaced through this borrow get.
-    pub(crate) tick: u64,
+    /// Where the ticks of tracked components added or replaced come from:
+    /// taken only when one is stamped, so untracked changes never touch it.
+    pub(crate) clock: &'a mut ChangeClock,
 }
 
 impl Structural<'_> {
     /// Gives the live `entity` `value` in storage `id` (which must be `T`'s),
     /// returning the value it replaces. A new component is recorded in the
     /// entity's mask and announced to the hooks before the caller drops anything.
-    /// A tracked component is marked added and changed at the borrow's tick, a
+    /// A tracked component is marked added and changed at a new tick, a
     /// replaced one changed.
     #[inline]
     pub(crate) fn insert<T: Component>(
@@ -34,10 +36,13 @@ impl Structural<'_> {
         entity: Entity,
         value: T,
     ) -> Option<T> {
-        let replaced = self
-            .storages
-            .typed_mut::<T>(id)
-            .insert(entity, value, self.tick);
+        // An untracked storage ignores the tick: the branch compiles away.
+        let tick = if T::TRACK_CHANGES {
+            self.clock.advance()
+        } else {
+            0
+        };
+        let replaced = self.storages.typed_mut::<T>(id).insert(entity, value, tick);
         if replaced.is_none() {
             self.masks.mark(entity.index(), id);
             if !self.hooks.is_idle() {
@@ -71,7 +76,8 @@ impl Structural<'_> {
         if info.distinct {
             let columns = B::columns(self.storages, &mut info.ids.iter());
             let hooked = !self.hooks.is_idle();
-            self.append_fresh(info, &columns, hooked, bundle, entity);
+            let tick = self.clock.advance();
+            self.append_fresh(info, &columns, hooked, tick, bundle, entity);
         } else {
             bundle.write(self, &mut info.ids.iter(), entity);
         }
@@ -95,9 +101,11 @@ impl Structural<'_> {
             // leaves them valid (see `Storages`).
             let columns = B::columns(self.storages, &mut info.ids.iter());
             let hooked = !self.hooks.is_idle();
+            // One tick for the whole batch: its components are added together.
+            let tick = self.clock.advance();
             for bundle in bundles {
                 let entity = self.entities.alloc();
-                self.append_fresh(info, &columns, hooked, bundle, entity);
+                self.append_fresh(info, &columns, hooked, tick, bundle, entity);
                 spawned.push(entity);
             }
         } else {
@@ -118,6 +126,7 @@ impl Structural<'_> {
         info: &BundleInfo,
         columns: &B::Columns,
         hooked: bool,
+        tick: u64,
         bundle: B,
         entity: Entity,
     ) {
@@ -128,7 +137,7 @@ impl Structural<'_> {
         // SAFETY: the columns are root pointers of this world's storages, which
         // `self` borrows mutably; storages never move or drop while the world
         // lives, and no reference into them is held across this call.
-        unsafe { bundle.push_new(columns, entity, self.tick) };
+        unsafe { bundle.push_new(columns, entity, tick) };
         if hooked {
             for &id in info.ids.iter() {
                 self.hooks.after_add(id, entity, self.storages);
