@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use ecs_core::change::Tick;
 use ecs_core::prelude::*;
 use ecs_core::query::QueryFilter;
+use ecs_testkit::strategy::cases_from_env;
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::Config as ProptestConfig;
 
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 #[component(track_changes)]
@@ -243,20 +243,8 @@ fn run(ops: &[Op], group_first: bool) {
     }
 }
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("ECS_MODEL_CASES")
-        .ok()
-        .map(|s| s.parse().expect("ECS_MODEL_CASES must be a number"))
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(cases_from_env("ECS_MODEL_CASES", 256))]
 
     #[test]
     fn ticks_follow_their_values_through_group_reorders(ops in vec(op(), 0..120), group_first in any::<bool>()) {

@@ -20,9 +20,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use ecs_core::prelude::*;
+use ecs_testkit::strategy::cases_from_env;
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::Config as ProptestConfig;
 
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 #[component(track_changes)]
@@ -310,20 +310,8 @@ fn run(ops: &[Op]) {
     }
 }
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("ECS_MODEL_CASES")
-        .ok()
-        .map(|s| s.parse().expect("ECS_MODEL_CASES must be a number"))
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(cases_from_env("ECS_MODEL_CASES", 256))]
 
     /// Every watcher reports exactly the adds and changes since its own last
     /// run, whatever the sequence of writes and structural changes.
