@@ -103,11 +103,11 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
         F::Param::prepare(&mut self.state, world);
         let this_run = world.advance_change_tick();
         let ticks = self.last_run.ticks(this_run);
+        let state = &mut self.state;
         // SAFETY: the world is borrowed exclusively for the whole run, and the
         // params' access was checked free of clashes when the observer was
         // made, so no two of them reach the same data where one writes.
-        let params =
-            unsafe { F::Param::fetch(&mut self.state, SystemWorld::new(world, None, ticks))? };
+        let params = unsafe { F::Param::fetch(state, SystemWorld::new(world, None, ticks))? };
         self.function.call(F::Trigger::new(entity), params);
         self.last_run.ran(this_run);
         F::Param::defer(&mut self.state, deferred);

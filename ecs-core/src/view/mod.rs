@@ -267,13 +267,12 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
     /// The resource `R`, to be read only, if the world holds one.
     #[inline]
     pub(crate) fn resource<R: Send + Sync + 'static>(self) -> Option<&'w R> {
-        // SAFETY: the cell lives for `'w`; whoever made this view rules out a
-        // writer of `R` while it is read (a shared borrow of the world, or
-        // systems ordered apart by their access).
-        self.data
-            .resources
-            .lookup::<R>()
-            .map(|root| unsafe { root.as_ref() })
+        self.data.resources.lookup::<R>().map(|root| {
+            // SAFETY: the cell lives for `'w`; whoever made this view rules out
+            // a writer of `R` while it is read (a shared borrow of the world,
+            // or systems ordered apart by their access).
+            unsafe { root.as_ref() }
+        })
     }
 
     /// How many entities hold the component with type id `type_id` (0 for a
