@@ -72,10 +72,16 @@ pub mod schedule;
 
 pub mod prelude;
 
+/// What `#[derive(Component)]`'s generated code names; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::component::{DebugProbe, ViaDebug, WithoutDebug};
+}
+
 pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo, TrackedComponent};
-pub use ecs_derive::{Component, Query, SystemParam};
-pub use entity::Entity;
+pub use ecs_derive::{Component, MapEntities, Query, SystemParam};
+pub use entity::{Entity, EntityMap, EntityMapIter, EntityMapper, MapEntities};
 pub use error::Error;
 pub use observer::ObserverId;
 pub use query::Query;

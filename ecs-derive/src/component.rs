@@ -5,25 +5,37 @@ use quote::quote;
 use syn::{Data, DeriveInput, Path, parse_quote};
 
 use crate::crate_path::CratePath;
+use crate::entity_fields::map_body;
 use crate::options::{combine, parse_options};
 
-const OPTIONS: &str = "`track_changes`, `crate = \"path\"`";
+const OPTIONS: &str = "`track_changes`, `debug`, `crate = \"path\"`";
 
 /// What the `#[component(...)]` options asked for.
 struct Options {
     krate: Path,
     track_changes: bool,
+    debug: bool,
 }
 
 pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> {
     let Options {
         krate,
         track_changes,
+        debug,
     } = analyse(input)?;
     let name = &input.ident;
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
     let mut where_clause = where_clause.cloned();
-    if !input.generics.params.is_empty() {
+    let generic = !input.generics.params.is_empty();
+    if generic && debug {
+        // A generic type's `Debug` usually needs its parameters' too: the
+        // type is then a component exactly where it can be shown.
+        where_clause
+            .get_or_insert_with(|| parse_quote!(where))
+            .predicates
+            .push(parse_quote!(Self: ::core::fmt::Debug));
+    }
+    if generic {
         // Generic parameters must make the type storable; a non-generic type is
         // checked by the trait's own supertraits, with the clearer message.
         where_clause
@@ -33,19 +45,56 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
                 Self: ::core::marker::Send + ::core::marker::Sync + 'static
             ));
     }
-    if !track_changes {
-        return Ok(quote! {
-            impl #impl_generics #krate::Component for #name #type_generics #where_clause {
-                type Mut<'__ecs_w> = &'__ecs_w mut Self;
+    let (tracking, reference, marker) = if track_changes {
+        (
+            quote!(
+                const TRACK_CHANGES: ::core::primitive::bool = true;
+            ),
+            quote!(#krate::change::Mut<'__ecs_w, Self>),
+            quote!(impl #impl_generics #krate::TrackedComponent for #name #type_generics #where_clause {}),
+        )
+    } else {
+        (quote!(), quote!(&'__ecs_w mut Self), quote!())
+    };
+    let mapping = map_body(input, &krate)?.map(|body| {
+        quote! {
+            const MAPS_ENTITIES: ::core::primitive::bool = true;
+            fn map_entities<__EcsM: #krate::EntityMapper + ?::core::marker::Sized>(
+                &mut self,
+                mapper: &mut __EcsM,
+            ) {
+                #body
             }
-        });
-    }
+        }
+    });
+    // Autoref detection sees a concrete type's impls; through a generic
+    // parameter it cannot, so a generic type shows its values only on request.
+    let shown = if debug {
+        Some(quote!(::core::option::Option::Some(self)))
+    } else if !generic {
+        Some(quote! {
+            #[allow(unused_imports, reason = "only one of the two answers applies")]
+            use #krate::__private::{ViaDebug as _, WithoutDebug as _};
+            (&&#krate::__private::DebugProbe(self)).debug_view()
+        })
+    } else {
+        None
+    };
+    let as_debug = shown.map(|shown| {
+        quote! {
+            fn as_debug(&self) -> ::core::option::Option<&dyn ::core::fmt::Debug> {
+                #shown
+            }
+        }
+    });
     Ok(quote! {
         impl #impl_generics #krate::Component for #name #type_generics #where_clause {
-            const TRACK_CHANGES: ::core::primitive::bool = true;
-            type Mut<'__ecs_w> = #krate::change::Mut<'__ecs_w, Self>;
+            #tracking
+            type Mut<'__ecs_w> = #reference;
+            #mapping
+            #as_debug
         }
-        impl #impl_generics #krate::TrackedComponent for #name #type_generics #where_clause {}
+        #marker
     })
 }
 
@@ -64,6 +113,7 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
 
     let mut krate = CratePath::new();
     let mut track_changes = false;
+    let mut debug = false;
     parse_options(
         &input.attrs,
         "component",
@@ -84,6 +134,18 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
                 track_changes = true;
                 return Ok(true);
             }
+            if meta.path.is_ident("debug") {
+                if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                    errors.push(
+                        meta.error(
+                            "the `debug` option takes no value: write `#[component(debug)]`",
+                        ),
+                    );
+                    crate::options::skip_value(meta)?;
+                }
+                debug = true;
+                return Ok(true);
+            }
             Ok(false)
         },
     );
@@ -91,6 +153,7 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
     Ok(Options {
         krate: krate.get(),
         track_changes,
+        debug,
     })
 }
 
@@ -149,7 +212,7 @@ mod tests {
                 (UNION.to_owned(), "union".to_owned()),
                 (
                     "unknown `component` option `storage`; the options are: `track_changes`, \
-                     `crate = \"path\"`"
+                     `debug`, `crate = \"path\"`"
                         .to_owned(),
                     "storage".to_owned(),
                 ),
@@ -181,6 +244,11 @@ mod tests {
         let expected = quote!(
             impl ::ecs_core::Component for Position {
                 type Mut<'__ecs_w> = &'__ecs_w mut Self;
+                fn as_debug(&self) -> ::core::option::Option<&dyn ::core::fmt::Debug> {
+                    #[allow(unused_imports, reason = "only one of the two answers applies")]
+                    use ::ecs_core::__private::{ViaDebug as _, WithoutDebug as _};
+                    (&&::ecs_core::__private::DebugProbe(self)).debug_view()
+                }
             }
         );
         assert_eq!(tokens.to_string(), expected.to_string());
@@ -197,10 +265,62 @@ mod tests {
             impl ::ecs_core::Component for Health {
                 const TRACK_CHANGES: ::core::primitive::bool = true;
                 type Mut<'__ecs_w> = ::ecs_core::change::Mut<'__ecs_w, Self>;
+                fn as_debug(&self) -> ::core::option::Option<&dyn ::core::fmt::Debug> {
+                    #[allow(unused_imports, reason = "only one of the two answers applies")]
+                    use ::ecs_core::__private::{ViaDebug as _, WithoutDebug as _};
+                    (&&::ecs_core::__private::DebugProbe(self)).debug_view()
+                }
             }
             impl ::ecs_core::TrackedComponent for Health {}
         };
         assert_eq!(tokens.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn entity_fields_map_and_the_debug_option_shows_a_generic_type() {
+        let tokens = derive_component(&parse_quote!(
+            #[component(debug)]
+            struct Link<T> {
+                #[entity]
+                to: Entity,
+                weight: T,
+            }
+        ))
+        .unwrap();
+        let expected = quote! {
+            impl<T> ::ecs_core::Component for Link<T>
+            where
+                Self: ::core::fmt::Debug,
+                Self: ::core::marker::Send + ::core::marker::Sync + 'static
+            {
+                type Mut<'__ecs_w> = &'__ecs_w mut Self;
+                const MAPS_ENTITIES: ::core::primitive::bool = true;
+                fn map_entities<__EcsM: ::ecs_core::EntityMapper + ?::core::marker::Sized>(
+                    &mut self,
+                    mapper: &mut __EcsM,
+                ) {
+                    ::ecs_core::MapEntities::map_entities(&mut self.to, mapper);
+                }
+                fn as_debug(&self) -> ::core::option::Option<&dyn ::core::fmt::Debug> {
+                    ::core::option::Option::Some(self)
+                }
+            }
+        };
+        assert_eq!(tokens.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn debug_with_a_value_is_reported() {
+        let error = analyse(&input("#[component(debug = true)] struct S;"))
+            .err()
+            .unwrap();
+        assert_eq!(
+            messages(error),
+            [(
+                "the `debug` option takes no value: write `#[component(debug)]`".to_owned(),
+                "debug".to_owned(),
+            )]
+        );
     }
 
     #[test]

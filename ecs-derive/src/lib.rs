@@ -11,6 +11,7 @@ use syn::{DeriveInput, parse_macro_input};
 
 mod component;
 mod crate_path;
+mod entity_fields;
 mod options;
 mod query;
 mod system_param;
@@ -25,7 +26,14 @@ mod world_lifetime;
 /// - `track_changes`: keep an added and a changed tick per value, so the
 ///   filters `Added<T>` and `Changed<T>` work for the type, and `&mut T` in
 ///   a query yields `Mut<T>`, which marks the value changed when written;
+/// - `debug`: show the values of a generic type in `World::inspect` (it must
+///   implement `Debug`); a type without generic parameters needs nothing, the
+///   derive detects `Debug` by itself;
 /// - `crate = "path"`: where `ecs_core` is, when the dependency is renamed or re-exported.
+///
+/// Fields marked `#[entity]` hold entity ids (`Entity`, `Option<Entity>`,
+/// `Vec<Entity>`, arrays, any `MapEntities` type) and follow their entities
+/// through `World::merge` and snapshot loads.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -48,10 +56,41 @@ mod world_lifetime;
 /// assert_eq!(added, 1);
 /// # Ok::<(), Error>(())
 /// ```
-#[proc_macro_derive(Component, attributes(component))]
+#[proc_macro_derive(Component, attributes(component, entity))]
 pub fn derive_component(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     component::derive_component(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Implements `ecs_core::MapEntities` for a struct or enum by mapping each
+/// field marked `#[entity]`, for types that hold entity ids inside a
+/// component (the component's own `#[entity]` fields need no derive).
+///
+/// Options, as `#[map_entities(...)]` on the type:
+/// - `crate = "path"`: where `ecs_core` is, when renamed or re-exported.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(MapEntities)]
+/// enum Target {
+///     Nobody,
+///     One(#[entity] Entity),
+///     Group { #[entity] members: Vec<Entity>, leader_first: bool },
+/// }
+///
+/// let mut world = World::new();
+/// let (a, b) = (world.spawn(()), world.spawn(()));
+/// let mut target = Target::Group { members: vec![a, a], leader_first: true };
+/// target.map_entities(&mut |_| b);
+/// assert!(matches!(target, Target::Group { members, .. } if members == [b, b]));
+/// ```
+#[proc_macro_derive(MapEntities, attributes(map_entities, entity))]
+pub fn derive_map_entities(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    entity_fields::derive_map_entities(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

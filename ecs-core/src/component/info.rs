@@ -45,6 +45,11 @@ impl ComponentInfo {
         }
     }
 
+    /// The same description under the id another world gives the type.
+    pub(crate) fn with_id(&self, id: ComponentId) -> Self {
+        Self { id, ..self.clone() }
+    }
+
     /// The type's name without module paths, e.g. `Health<f32>`.
     ///
     /// ```

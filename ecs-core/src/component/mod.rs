@@ -1,12 +1,17 @@
 //! The `Component` trait, the ids a world gives component types, what it
 //! records about each, and the per-entity mask of held components.
 
+mod debug;
 mod info;
 mod mask;
 
+pub use debug::{DebugProbe, ViaDebug, WithoutDebug};
 pub use info::ComponentInfo;
 
+use core::fmt;
+
 use crate::change::ComponentMut;
+use crate::entity::EntityMapper;
 pub(crate) use mask::{ComponentMasks, MASKED_COMPONENTS, mask_bit, masked_ids};
 
 /// A type that can be stored on entities.
@@ -27,8 +32,18 @@ pub(crate) use mask::{ComponentMasks, MASKED_COMPONENTS, mask_bit, masked_ids};
 ///   work for it; `&mut T` in a query (and `get_mut`) then yields a
 ///   [`Mut<T>`](crate::change::Mut) that marks the value changed when it is
 ///   written. A type without the option stores and pays nothing for this.
+/// - `debug`: [`World::inspect`](crate::World::inspect) shows the type's
+///   values through `Debug`; the impl is bounded by `Self: Debug`. Needed
+///   only for generic types: for any other type the derive finds out by itself
+///   whether it implements `Debug` (see [`as_debug`](Self::as_debug)).
 /// - `crate = "path"`: the path of this crate, when it is renamed or re-exported
 ///   (the generated code names `::ecs_core` by default).
+///
+/// Fields marked `#[entity]` hold entity ids (`Entity`, `Option<Entity>`,
+/// `Vec<Entity>`, arrays, or any [`MapEntities`](crate::MapEntities) type):
+/// the derive implements [`map_entities`](Self::map_entities) for them, so the
+/// ids follow their entities through [`World::merge`](crate::World::merge) and
+/// snapshot loads.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -83,6 +98,67 @@ pub trait Component: Send + Sync + 'static {
     /// # Ok::<(), Error>(())
     /// ```
     type Mut<'w>: ComponentMut<'w, Self>;
+
+    /// Whether [`map_entities`](Self::map_entities) does anything: set by the
+    /// derive when a field is marked `#[entity]`. A merge skips the values of
+    /// a type that holds no ids.
+    const MAPS_ENTITIES: bool = false;
+
+    /// Replaces every entity id this value holds by `mapper`'s answer for it.
+    /// The derive implements it for the fields marked `#[entity]`; by default
+    /// it does nothing.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Door {
+    ///     #[entity]
+    ///     switch: Entity,
+    ///     open: bool,
+    /// }
+    ///
+    /// let mut world = World::new();
+    /// let (a, b) = (world.spawn(()), world.spawn(()));
+    /// let mut door = Door { switch: a, open: false };
+    /// door.map_entities(&mut |_| b);
+    /// assert_eq!(door.switch, b);
+    /// ```
+    #[inline]
+    fn map_entities<M: EntityMapper + ?Sized>(&mut self, mapper: &mut M) {
+        let _ = mapper;
+    }
+
+    /// This value as `dyn Debug`, if its type implements `Debug`: what
+    /// [`World::inspect`](crate::World::inspect) prints.
+    ///
+    /// `#[derive(Component)]` answers it by autoref detection at the type's
+    /// definition: for a type without generic parameters, `Debug` is used
+    /// exactly when the type implements it there. For a generic type that
+    /// detection cannot see through the parameters, so the derive answers
+    /// `None` unless the type carries `#[component(debug)]`, which bounds
+    /// the impl by `Self: Debug` (so `Generic<T>` is a component for the `T`s
+    /// it can be shown with). By default, `None`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component, Debug)]
+    /// struct Shown(u8);
+    /// #[derive(Component)]
+    /// struct Hidden(u8);
+    /// #[derive(Component, Debug)]
+    /// #[component(debug)]
+    /// struct Generic<T>(T);
+    ///
+    /// assert_eq!(format!("{:?}", Shown(1).as_debug().unwrap()), "Shown(1)");
+    /// assert!(Hidden(1).as_debug().is_none());
+    /// assert_eq!(format!("{:?}", Generic(2u8).as_debug().unwrap()), "Generic(2)");
+    /// ```
+    #[inline]
+    fn as_debug(&self) -> Option<&dyn fmt::Debug> {
+        None
+    }
 }
 
 /// A component type that tracks changes: implemented by

@@ -1,12 +1,14 @@
 //! Entity ids, and the allocator that hands them out.
 
 mod allocator;
+mod map;
 
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::num::NonZeroU32;
 
 pub(crate) use allocator::{AliveIter, DeadEntity, Entities};
+pub use map::{EntityMap, EntityMapIter, EntityMapper, MapEntities};
 
 /// A handle to an entity: a 32-bit index and a 32-bit version.
 ///

@@ -461,15 +461,26 @@ type UpdateFn = fn(&mut Resources);
 /// Per event type a world has a store of, how to end a frame of it.
 #[derive(Default)]
 pub(crate) struct EventRegistry {
+    /// Keyed by the `TypeId` of the store, `Events<E>`, as the resources are.
     updates: Vec<(core::any::TypeId, UpdateFn)>,
 }
 
 impl EventRegistry {
     /// Remembers to end frames of `Events<E>`, once per type.
     pub(crate) fn register<E: Send + Sync + 'static>(&mut self) {
-        let type_id = core::any::TypeId::of::<E>();
+        let type_id = core::any::TypeId::of::<Events<E>>();
         if !self.updates.iter().any(|(id, _)| *id == type_id) {
             self.updates.push((type_id, update::<E>));
+        }
+    }
+
+    /// Remembers to end frames of the stores `other` knows whose types are
+    /// in `adopted` (the resources a merge moved here).
+    pub(crate) fn adopt(&mut self, other: &EventRegistry, adopted: &[core::any::TypeId]) {
+        for &(type_id, update) in &other.updates {
+            if adopted.contains(&type_id) && !self.updates.iter().any(|(id, _)| *id == type_id) {
+                self.updates.push((type_id, update));
+            }
         }
     }
 

@@ -114,6 +114,22 @@ impl Resources {
         self.cells.contains_key(&TypeId::of::<R>())
     }
 
+    /// Moves every resource of `other` whose type this world lacks here,
+    /// leaving the rest in `other` (to drop with it); returns the types moved.
+    pub(crate) fn adopt_absent(&mut self, other: &mut Resources) -> Vec<TypeId> {
+        let absent: Vec<TypeId> = other
+            .cells
+            .keys()
+            .filter(|type_id| !self.cells.contains_key(type_id))
+            .copied()
+            .collect();
+        for type_id in &absent {
+            let cell = other.cells.remove(type_id).expect("listed above");
+            self.cells.insert(*type_id, cell);
+        }
+        absent
+    }
+
     /// The full type names of every resource, sorted.
     pub(crate) fn names(&self) -> Vec<&'static str> {
         let mut names: Vec<_> = self.cells.values().map(|cell| cell.name).collect();

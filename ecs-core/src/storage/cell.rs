@@ -5,7 +5,7 @@ use core::ptr::NonNull;
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::component::Component;
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityMap};
 use crate::util::PanicPayload;
 
 use super::SparseSet;
@@ -30,6 +30,21 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn dense_index(&self, entity: Entity) -> Option<usize>;
     /// Swaps the entities at two dense positions, with their components.
     fn swap_dense(&mut self, a: usize, b: usize);
+    /// The `TypeId` of the component type stored (not of the storage).
+    fn component_type_id(&self) -> TypeId;
+    /// A new, empty storage of the same component type.
+    fn new_empty(&self) -> Box<dyn ErasedStorage>;
+    /// Rewrites the entity ids held inside every value through `map`.
+    fn map_entities(&mut self, map: &EntityMap);
+    /// Moves every component of `from`, a storage of the same type, to the
+    /// end of this one (see `SparseSet::absorb`); returns the dense position
+    /// of the first moved value.
+    ///
+    /// # Panics
+    /// If `from` holds another type, or an entity `map` lacks.
+    fn absorb(&mut self, from: &mut dyn ErasedStorage, map: &EntityMap, tick: u64) -> usize;
+    /// The value of `entity` as `dyn Debug`, if it holds one and its type shows it.
+    fn debug_value(&self, entity: Entity) -> Option<&dyn core::fmt::Debug>;
     #[cfg(test)]
     fn assert_invariants(&self);
 }
@@ -67,6 +82,24 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
     fn swap_dense(&mut self, a: usize, b: usize) {
         SparseSet::swap_dense(self, a, b);
     }
+    fn component_type_id(&self) -> TypeId {
+        TypeId::of::<T>()
+    }
+    fn new_empty(&self) -> Box<dyn ErasedStorage> {
+        Box::new(SparseSet::<T>::default())
+    }
+    fn map_entities(&mut self, map: &EntityMap) {
+        SparseSet::map_entities(self, map);
+    }
+    fn absorb(&mut self, from: &mut dyn ErasedStorage, map: &EntityMap, tick: u64) -> usize {
+        let from = (from as &mut dyn Any)
+            .downcast_mut::<SparseSet<T>>()
+            .expect("storages of one type are merged together");
+        SparseSet::absorb(self, from, map, tick)
+    }
+    fn debug_value(&self, entity: Entity) -> Option<&dyn core::fmt::Debug> {
+        self.get(entity)?.as_debug()
+    }
     #[cfg(test)]
     fn assert_invariants(&self) {
         SparseSet::assert_invariants(self);
@@ -100,10 +133,16 @@ unsafe impl Sync for StorageCell {}
 
 impl StorageCell {
     pub(super) fn new<T: Component>() -> Self {
-        let boxed: Box<dyn ErasedStorage> = Box::new(SparseSet::<T>::default());
+        Self::from_box(Box::new(SparseSet::<T>::default()))
+    }
+
+    /// A cell owning `boxed`, keyed by the component type the storage itself
+    /// names (the key `typed` casts by).
+    pub(super) fn from_box(boxed: Box<dyn ErasedStorage>) -> Self {
+        let type_id = boxed.component_type_id();
         Self {
             ptr: NonNull::from(Box::leak(boxed)),
-            type_id: TypeId::of::<T>(),
+            type_id,
         }
     }
 
@@ -118,6 +157,11 @@ impl StorageCell {
     pub(super) fn erased_mut(&mut self) -> &mut dyn ErasedStorage {
         // SAFETY: `ptr` is live until `Drop`, and `&mut self` is the only way in.
         unsafe { self.ptr.as_mut() }
+    }
+
+    /// The component type the cell's storage holds.
+    pub(super) fn type_id(&self) -> TypeId {
+        self.type_id
     }
 
     /// The typed pointer, if this cell holds a `SparseSet<T>`.

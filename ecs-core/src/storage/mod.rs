@@ -11,6 +11,7 @@ use core::ptr::NonNull;
 use std::collections::HashMap;
 
 use crate::component::{Component, ComponentId, ComponentInfo};
+use crate::entity::{Entity, EntityMap};
 use crate::util::{DeferredPanic, TypeIdHasher};
 
 pub(crate) use cell::ErasedStorage;
@@ -174,6 +175,56 @@ impl Storages {
     pub(crate) fn get_or_create<T: Component>(&mut self) -> &mut SparseSet<T> {
         let id = self.register::<T>();
         self.typed_mut::<T>(id)
+    }
+
+    /// Moves every component of `other` into these storages, each for the
+    /// entity `map` gives its owner, as added at `tick`; a type seen here for
+    /// the first time is registered. Every value's `#[entity]` fields are
+    /// rewritten through `map` before anything moves. Then `moved` is told,
+    /// per type, its id here and the entities that arrived, in dense order.
+    ///
+    /// `other` is left with empty storages.
+    pub(crate) fn absorb(
+        &mut self,
+        other: &mut Storages,
+        map: &EntityMap,
+        tick: u64,
+        mut moved: impl FnMut(ComponentId, &[Entity]),
+    ) {
+        for cell in &mut other.cells {
+            cell.erased_mut().map_entities(map);
+        }
+        for (cell, info) in other.cells.iter_mut().zip(&other.infos) {
+            let id = match self.ids.get(&info.type_id()) {
+                Some(&id) => id,
+                None => self.register_like(info, cell.erased().new_empty()),
+            };
+            let from = cell.erased_mut();
+            let into = self.cells[id.index()].erased_mut();
+            let start = into.absorb(from, map, tick);
+            moved(id, &into.entities()[start..]);
+        }
+    }
+
+    /// Registers the type `info` describes, with `empty` (an empty storage of
+    /// it) as its storage.
+    #[cold]
+    fn register_like(
+        &mut self,
+        info: &ComponentInfo,
+        empty: Box<dyn ErasedStorage>,
+    ) -> ComponentId {
+        let id = ComponentId(u32::try_from(self.cells.len()).expect("too many component types"));
+        let cell = StorageCell::from_box(empty);
+        assert_eq!(
+            cell.type_id(),
+            info.type_id(),
+            "the storage holds the type described"
+        );
+        self.ids.insert(info.type_id(), id);
+        self.infos.push(info.with_id(id));
+        self.cells.push(cell);
+        id
     }
 
     /// Number of component types registered.

@@ -5,7 +5,7 @@ use core::ptr::NonNull;
 
 use super::sparse_index::{SparseIndex, SparseSlot};
 use crate::component::Component;
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityMap};
 
 /// The storage of one component type.
 ///
@@ -172,6 +172,55 @@ impl<T: Component> SparseSet<T> {
         self.added.clear();
         self.changed.clear();
         self.data.clear();
+    }
+
+    /// Rewrites the entity ids held inside every value through `map`
+    /// (for a type with `#[entity]` fields; a no-op otherwise).
+    pub(crate) fn map_entities(&mut self, map: &EntityMap) {
+        if T::MAPS_ENTITIES {
+            let mut mapper = map;
+            for value in &mut self.data {
+                value.map_entities(&mut mapper);
+            }
+        }
+    }
+
+    /// Moves every component of `from` to the end of this set, each for the
+    /// entity `map` gives its owner, as added and changed at `tick`; `from`
+    /// is left empty. Whole arrays move (one append per array, one sparse slot
+    /// written per entity). Returns the dense position of the first moved value.
+    ///
+    /// # Panics
+    /// If an entity of `from` is not in `map`, before anything changes.
+    pub(crate) fn absorb(&mut self, from: &mut SparseSet<T>, map: &EntityMap, tick: u64) -> usize {
+        let start = self.entities.len();
+        let moved = from.entities.len();
+        // Everything that can panic comes first, so the set never holds an
+        // entity without its value.
+        u32::try_from(start + moved).expect("a sparse set holds at most 2^32 components");
+        let new: Vec<Entity> = from
+            .entities
+            .iter()
+            .map(|&old| {
+                map.get(old)
+                    .expect("every entity of the merged world has a new id")
+            })
+            .collect();
+        self.reserve(moved);
+        for (offset, &entity) in new.iter().enumerate() {
+            let slot = self.sparse.slot_or_alloc(entity.index());
+            debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
+            slot.set(entity, (start + offset) as u32);
+        }
+        self.entities.extend_from_slice(&new);
+        self.data.append(&mut from.data);
+        if T::TRACK_CHANGES {
+            self.added.resize(start + moved, tick);
+            self.changed.resize(start + moved, tick);
+        }
+        // `from`'s values are here now; emptying it drops nothing.
+        from.clear();
+        start
     }
 
     /// Reserves room for `additional` more components.

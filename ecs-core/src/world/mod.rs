@@ -8,6 +8,7 @@ mod entity_ref;
 mod event;
 mod group;
 mod hooks;
+mod merge;
 mod observe;
 mod query;
 mod resource;

@@ -5,7 +5,7 @@
 use crate::bundle::{Bundle, BundleInfo, ComponentWriter};
 use crate::change::ChangeClock;
 use crate::component::{Component, ComponentId, ComponentMasks, MASKED_COMPONENTS, masked_ids};
-use crate::entity::{Entities, Entity};
+use crate::entity::{Entities, Entity, EntityMap};
 use crate::storage::Storages;
 use crate::util::DeferredPanic;
 
@@ -195,6 +195,41 @@ impl Structural<'_> {
         self.masks.clear_all();
         self.entities.free_all();
         panics.resume();
+    }
+
+    /// Moves every live entity of another world (its allocator `entities`,
+    /// its `storages`) here: each gets a fresh id, and every component moves
+    /// with whole arrays per type (see `Storages::absorb`), as added at one
+    /// tick. Masks are set and the hooks told of each arrival, after all of
+    /// them are in place. Returns where each entity went; `storages` is left
+    /// empty.
+    pub(crate) fn absorb(&mut self, entities: &Entities, storages: &mut Storages) -> EntityMap {
+        let mut map = EntityMap::with_slots(entities.slot_count());
+        self.entities.reserve(entities.len());
+        self.masks.reserve(entities.len());
+        for old in entities.iter_alive() {
+            map.insert(old, self.entities.alloc());
+        }
+        let tick = self.clock.advance();
+        let mut arrivals = Vec::new();
+        let masks = &mut *self.masks;
+        let hooked = !self.hooks.is_idle();
+        self.storages.absorb(storages, &map, tick, |id, arrived| {
+            for entity in arrived {
+                masks.mark(entity.index(), id);
+            }
+            if hooked {
+                arrivals.push((id, arrived.to_vec()));
+            }
+        });
+        // Groups pack an entity once it holds every type they own: only now
+        // is everything in place.
+        for (id, arrived) in arrivals {
+            for entity in arrived {
+                self.hooks.after_add(id, entity, self.storages);
+            }
+        }
+        map
     }
 
     /// The components the live `entity` holds, in id order.
