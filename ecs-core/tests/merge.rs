@@ -81,7 +81,11 @@ fn entities_get_fresh_ids_and_keep_their_components() {
     );
     // In the order of the level's indices: a (0), b (1), c (2, `dead`'s slot).
     assert_eq!(pairs, [(a, na), (b, nb), (c, nc)]);
-    assert_eq!(moved.get(dead), None, "a stale id of the level maps to nothing");
+    assert_eq!(
+        moved.get(dead),
+        None,
+        "a stale id of the level maps to nothing"
+    );
     // The freed slot of the main world is reused first.
     assert_eq!(na.index(), gone.index());
     assert_eq!(na.version(), gone.version() + 1);
@@ -181,7 +185,10 @@ fn entity_fields_follow_their_entities_and_other_ids_stay() {
         raw: a,
         ..links_to(na, nb, outside)
     };
-    assert_eq!(world.get::<Links>(moved.get(holder).unwrap()).unwrap(), &expected);
+    assert_eq!(
+        world.get::<Links>(moved.get(holder).unwrap()).unwrap(),
+        &expected
+    );
     let aimless = world.get::<Links>(moved.get(aimless).unwrap()).unwrap();
     assert_eq!(aimless.aim, Aim::Nowhere);
     assert_eq!(aimless.one, nb);
@@ -264,7 +271,11 @@ fn observers_fire_once_per_component_after_the_whole_merge() {
     // The merged `Pos` values, then the one an observer's command added.
     assert_eq!(
         seen,
-        [(a, Some("a".to_owned())), (b, None), (c, Some("c".to_owned()))]
+        [
+            (a, Some("a".to_owned())),
+            (b, None),
+            (c, Some("c".to_owned()))
+        ]
     );
     assert_eq!(inserts.load(Ordering::Relaxed), 2);
     assert_eq!(world.get::<Pos>(c).unwrap(), &Pos(-1, -1));

@@ -44,13 +44,20 @@ fn merge_and_check(target_ops: &[Op], level_ops: &[Op], group: Option<u8>) {
         expected.push((old, new));
     }
     let pairs: Vec<(Entity, Entity)> = moved.iter().collect();
-    assert_eq!(pairs, expected, "the map pairs each old id with the next id");
+    assert_eq!(
+        pairs, expected,
+        "the map pairs each old id with the next id"
+    );
     assert_eq!(moved.len(), level.model.len());
     for &(old, new) in &expected {
         assert_eq!(moved.get(old), Some(new));
     }
     for &stale in level.model.stale() {
-        assert_eq!(moved.get(stale), None, "{stale:?} was not alive in the level");
+        assert_eq!(
+            moved.get(stale),
+            None,
+            "{stale:?} was not alive in the level"
+        );
     }
     target.check_all();
     // The merged world goes on like any other.

@@ -21,6 +21,7 @@ pub mod empty_systems;
 pub mod frag_iter;
 pub mod heavy_compute;
 pub mod memory;
+pub mod merge;
 pub mod random_get;
 pub mod schedule;
 pub mod schedule_many;
@@ -46,5 +47,6 @@ pub fn all() -> Vec<Workload> {
         schedule_many::workload(),
         commands::workload(),
         change_detection::workload(),
+        merge::workload(),
     ]
 }
