@@ -87,8 +87,8 @@ pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use world::{
-    CommandQueue, Commands, EntityMut, EntityRef, IntoObserver, MAX_OBSERVER_DEPTH, Observer,
-    World, WorldStats,
+    CommandQueue, Commands, ComponentInspection, EntityInspection, EntityMut, EntityRef,
+    IntoObserver, MAX_OBSERVER_DEPTH, Observer, World, WorldInspection, WorldStats,
 };
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
