@@ -7,6 +7,8 @@
 //! - [`Component`] and `#[derive(Component)]`: what can be stored.
 //! - [`Bundle`]: what `spawn` takes.
 //! - [`Error`]: what went wrong, in words.
+//! - [`World::inspect`]: what an entity holds, printable in one line
+//!   ([`EntityInspection`]; every entity: [`World::inspect_all`]).
 //! - [`observer`]: functions that run when components arrive or leave
 //!   ([`World::observe`]).
 //! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
