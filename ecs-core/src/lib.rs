@@ -7,6 +7,8 @@
 //! - [`Component`] and `#[derive(Component)]`: what can be stored.
 //! - [`Bundle`]: what `spawn` takes.
 //! - [`Error`]: what went wrong, in words.
+//! - [`World::inspect`]: what an entity holds, printable in one line
+//!   ([`EntityInspection`]; every entity: [`World::inspect_all`]).
 //! - [`observer`]: functions that run when components arrive or leave
 //!   ([`World::observe`]).
 //! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
@@ -87,8 +89,8 @@ pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use world::{
-    CommandQueue, Commands, EntityMut, EntityRef, IntoObserver, MAX_OBSERVER_DEPTH, Observer,
-    World, WorldStats,
+    CommandQueue, Commands, ComponentInspection, EntityInspection, EntityMut, EntityRef,
+    IntoObserver, MAX_OBSERVER_DEPTH, Observer, World, WorldInspection, WorldStats,
 };
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
