@@ -53,6 +53,14 @@ impl ComponentMasks {
         self.masks[index] |= mask;
     }
 
+    /// Makes room for the masks of indices below `len`, so marking them
+    /// never grows the table one index at a time.
+    pub(crate) fn cover(&mut self, len: usize) {
+        if len > self.masks.len() {
+            self.masks.resize(len, 0);
+        }
+    }
+
     #[cold]
     fn grow(&mut self, index: usize) {
         self.masks.resize(index + 1, 0);

@@ -198,21 +198,18 @@ impl<T: Component> SparseSet<T> {
         // Everything that can panic comes first, so the set never holds an
         // entity without its value.
         u32::try_from(start + moved).expect("a sparse set holds at most 2^32 components");
-        let new: Vec<Entity> = from
-            .entities
-            .iter()
-            .map(|&old| {
-                map.get(old)
-                    .expect("every entity of the merged world has a new id")
-            })
-            .collect();
+        assert!(
+            from.entities.iter().all(|&old| map.get(old).is_some()),
+            "every entity of the merged world has a new id"
+        );
         self.reserve(moved);
-        for (offset, &entity) in new.iter().enumerate() {
+        for (offset, &old) in from.entities.iter().enumerate() {
+            let entity = map.get(old).unwrap_or(old);
             let slot = self.sparse.slot_or_alloc(entity.index());
             debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
             slot.set(entity, (start + offset) as u32);
+            self.entities.push(entity);
         }
-        self.entities.extend_from_slice(&new);
         self.data.append(&mut from.data);
         if T::TRACK_CHANGES {
             self.added.resize(start + moved, tick);

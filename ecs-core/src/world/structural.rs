@@ -206,10 +206,10 @@ impl Structural<'_> {
     pub(crate) fn absorb(&mut self, entities: &Entities, storages: &mut Storages) -> EntityMap {
         let mut map = EntityMap::with_slots(entities.slot_count());
         self.entities.reserve(entities.len());
-        self.masks.reserve(entities.len());
         for old in entities.iter_alive() {
             map.insert(old, self.entities.alloc());
         }
+        self.masks.cover(self.entities.slot_count());
         let tick = self.clock.advance();
         let mut arrivals = Vec::new();
         let masks = &mut *self.masks;
