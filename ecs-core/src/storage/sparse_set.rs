@@ -210,7 +210,13 @@ impl<T: Component> SparseSet<T> {
             slot.set(entity, (start + offset) as u32);
             self.entities.push(entity);
         }
-        self.data.append(&mut from.data);
+        if self.data.is_empty() {
+            // A type new here (a level's own components) takes the buffer
+            // as it is: no copy at all.
+            core::mem::swap(&mut self.data, &mut from.data);
+        } else {
+            self.data.append(&mut from.data);
+        }
         if T::TRACK_CHANGES {
             self.added.resize(start + moved, tick);
             self.changed.resize(start + moved, tick);
