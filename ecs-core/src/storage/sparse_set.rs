@@ -489,6 +489,35 @@ mod tests {
     }
 
     #[test]
+    fn absorb_moves_every_value_under_its_new_id_with_the_merge_tick() {
+        for target_len in [0u32, 3] {
+            let mut target = SparseSet::<Tracked>::default();
+            for i in 0..target_len {
+                target.insert(e(i), Tracked(i), 1);
+            }
+            let mut from = SparseSet::<Tracked>::default();
+            let mut map = EntityMap::with_slots(3);
+            for i in 0..3 {
+                from.insert(e(i), Tracked(100 + i), 2);
+                map.insert(e(i), e(10 + i));
+            }
+            from.remove(e(0));
+            let start = target.absorb(&mut from, &map, 9);
+            assert_eq!(start, target_len as usize);
+            target.assert_invariants();
+            from.assert_invariants();
+            assert!(from.entities().is_empty());
+            assert_eq!(target.get(e(12)), Some(&Tracked(102)));
+            assert_eq!(target.get(e(11)), Some(&Tracked(101)));
+            assert_eq!(target.get(e(10)), None, "removed before the merge");
+            assert_eq!(target.ticks_of(e(11)), Some((9, 9)));
+            if target_len > 0 {
+                assert_eq!(target.ticks_of(e(0)), Some((1, 1)));
+            }
+        }
+    }
+
+    #[test]
     fn ticks_follow_their_values_through_insert_replace_remove_and_swap() {
         let mut set = SparseSet::default();
         for i in 0..4 {
