@@ -205,9 +205,10 @@ impl fmt::Display for Summary {
             player,
             score_keeper,
         } = self;
+        let s = if *levels == 1 { "" } else { "s" };
         write!(
             f,
-            "{levels} levels in {frames} frames, score {score}; \
+            "{levels} level{s} in {frames} frames, score {score}; \
              player {player} and score keeper {score_keeper} kept their ids"
         )
     }

@@ -35,8 +35,8 @@ impl BuiltLevel {
     ///
     /// let level = BuiltLevel::new(7, 1);
     /// assert!(level.world.len() > 200);
-    /// let mut world = level.world;
-    /// for door in world.query::<&Door>().iter() {
+    /// let world = &level.world;
+    /// for door in world.query_ref::<&Door>().iter() {
     ///     assert!(door.switch.is_none_or(|s| world.contains::<Switch>(s)));
     /// }
     /// ```

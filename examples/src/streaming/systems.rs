@@ -10,6 +10,11 @@ use super::{
     Score, Switch,
 };
 
+/// Switches not pressed yet.
+type Unpressed = (With<Switch>, Without<Pressed>);
+/// Guards that have not spotted the player yet.
+type Unalerted = (With<Patrol>, Without<Alerted>);
+
 /// Adds this frame's systems to `schedule`.
 ///
 /// ```
@@ -82,7 +87,7 @@ pub fn patrol(mut guards: Query<(Entity, &mut Patrol)>, mut positions: Query<&mu
 /// command has applied.
 pub fn press_switches(
     player: Query<&Pos, With<Player>>,
-    switches: Query<(Entity, &Pos), (With<Switch>, Without<Pressed>)>,
+    switches: Query<(Entity, &Pos), Unpressed>,
     mut commands: Commands,
 ) {
     let Ok(&at) = player.single() else { return };
@@ -119,7 +124,7 @@ pub fn pick_coins(
 /// A guard on the player's tile costs points, once per guard.
 pub fn spot(
     player: Query<&Pos, With<Player>>,
-    guards: Query<(Entity, &Pos), (With<Patrol>, Without<Alerted>)>,
+    guards: Query<(Entity, &Pos), Unalerted>,
     mut score: Query<&mut Score>,
     mut commands: Commands,
     mut journal: ResMut<Journal>,
