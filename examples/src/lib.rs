@@ -2,8 +2,11 @@
 //! `cargo run --release -p examples --example <name>`; the sources are in `examples/examples/`.
 //!
 //! The larger demos keep their simulation here, in the library, so tests and
-//! benches can run the very code the demo runs: [`boids`].
+//! benches can run the very code the demo runs: [`boids`], [`streaming`],
+//! and the [`tour`] that `examples/tour.rs` prints.
 
 #![forbid(unsafe_code)]
 
 pub mod boids;
+pub mod streaming;
+pub mod tour;
