@@ -12,6 +12,8 @@ mod merge;
 mod observe;
 mod query;
 mod resource;
+#[cfg(feature = "serde")]
+mod snapshot;
 mod stats;
 mod structural;
 
