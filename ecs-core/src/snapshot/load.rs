@@ -2,15 +2,17 @@
 //! checking everything before any world sees it.
 //!
 //! Nothing here sizes a buffer by a length the input states: sequences grow
-//! as their elements arrive (serde's own `Vec` caps its first allocation the
-//! same way), and column values go straight into their storage.
+//! as their elements arrive ([`CappedVec`]), and column values go straight
+//! into their storage.
 
 use core::fmt;
 use core::marker::PhantomData;
 
-use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::FORMAT_VERSION;
+use super::capped::CappedVec;
+use super::failure::Failure;
 use super::fields::{Fields, InMap, InSeq, expecting_struct};
 use super::registry::{ColumnValues, Named, ResourceValue, SnapshotRegistry};
 use crate::entity::{Entities, Entity};
@@ -31,15 +33,18 @@ pub(crate) fn load<'de, D: Deserializer<'de>>(
     registry: &SnapshotRegistry,
     deserializer: D,
 ) -> Result<Loaded, Error> {
-    deserializer
-        .deserialize_struct(
-            "Snapshot",
-            &["format_version", "allocator", "components", "resources"],
-            SnapshotVisitor { registry },
-        )
-        .map_err(|error| Error::Snapshot {
-            reason: error.to_string(),
-        })
+    let failure = Failure::default();
+    let loaded = deserializer.deserialize_struct(
+        "Snapshot",
+        &["format_version", "allocator", "components", "resources"],
+        SnapshotVisitor {
+            registry,
+            failure: &failure,
+        },
+    );
+    loaded.map_err(|error| Error::Snapshot {
+        reason: failure.reason(error),
+    })
 }
 
 /// Implements a struct visitor's two entry points with one `read`.
@@ -61,6 +66,7 @@ macro_rules! struct_visitor {
 
 struct SnapshotVisitor<'r> {
     registry: &'r SnapshotRegistry,
+    failure: &'r Failure,
 }
 
 impl<'de> Visitor<'de> for SnapshotVisitor<'_> {
@@ -72,16 +78,22 @@ impl SnapshotVisitor<'_> {
     fn read<'de, F: Fields<'de>>(self, mut fields: F) -> Result<Loaded, F::Error> {
         let version: u32 = fields.field("format_version", PhantomData)?;
         if version != FORMAT_VERSION {
-            return Err(F::Error::custom(format_args!(
+            return Err(self.failure.fail(format_args!(
                 "its format version is {version}, and this build reads version {FORMAT_VERSION}"
             )));
         }
-        let entities = fields.field("allocator", AllocatorSeed)?;
+        let entities = fields.field(
+            "allocator",
+            AllocatorSeed {
+                failure: self.failure,
+            },
+        )?;
         let mut storages = Storages::default();
         fields.field(
             "components",
             ComponentsSeed {
                 registry: self.registry,
+                failure: self.failure,
                 entities: &entities,
                 storages: &mut storages,
             },
@@ -91,6 +103,7 @@ impl SnapshotVisitor<'_> {
             "resources",
             ResourcesSeed {
                 registry: self.registry,
+                failure: self.failure,
                 resources: &mut resources,
             },
         )?;
@@ -104,9 +117,11 @@ impl SnapshotVisitor<'_> {
 }
 
 /// The allocator: every slot as `(version, alive)`, then the free list.
-struct AllocatorSeed;
+struct AllocatorSeed<'a> {
+    failure: &'a Failure,
+}
 
-impl<'de> DeserializeSeed<'de> for AllocatorSeed {
+impl<'de> DeserializeSeed<'de> for AllocatorSeed<'_> {
     type Value = Entities;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Entities, D::Error> {
@@ -114,18 +129,18 @@ impl<'de> DeserializeSeed<'de> for AllocatorSeed {
     }
 }
 
-impl<'de> Visitor<'de> for AllocatorSeed {
+impl<'de> Visitor<'de> for AllocatorSeed<'_> {
     type Value = Entities;
     struct_visitor!("allocator");
 }
 
-impl AllocatorSeed {
+impl AllocatorSeed<'_> {
     fn read<'de, F: Fields<'de>>(self, mut fields: F) -> Result<Entities, F::Error> {
-        let slots: Vec<(u32, bool)> = fields.field("slots", PhantomData)?;
-        let free: Vec<u32> = fields.field("free", PhantomData)?;
+        let slots: Vec<(u32, bool)> = fields.field("slots", CappedVec::new())?;
+        let free: Vec<u32> = fields.field("free", CappedVec::new())?;
         fields.end()?;
         Entities::import(&slots, free).map_err(|error| {
-            F::Error::custom(format_args!("its allocator state is broken: {error}"))
+            (self.failure).fail(format_args!("its allocator state is broken: {error}"))
         })
     }
 }
@@ -133,6 +148,7 @@ impl AllocatorSeed {
 /// The sequence of columns, each of a distinct registered component type.
 struct ComponentsSeed<'a> {
     registry: &'a SnapshotRegistry,
+    failure: &'a Failure,
     entities: &'a Entities,
     storages: &'a mut Storages,
 }
@@ -157,6 +173,7 @@ impl<'de> Visitor<'de> for ComponentsSeed<'_> {
         while seq
             .next_element_seed(ColumnSeed {
                 registry: self.registry,
+                failure: self.failure,
                 entities: self.entities,
                 storages: &mut *self.storages,
                 seen: &mut seen,
@@ -170,6 +187,7 @@ impl<'de> Visitor<'de> for ComponentsSeed<'_> {
 /// One column: the type's name, its entities, their values.
 struct ColumnSeed<'a> {
     registry: &'a SnapshotRegistry,
+    failure: &'a Failure,
     entities: &'a Entities,
     storages: &'a mut Storages,
     /// Per registered component type, whether a column of it was read.
@@ -195,31 +213,31 @@ impl ColumnSeed<'_> {
         let index = match self.registry.named(&name) {
             Some(Named::Component(index)) => index,
             Some(Named::Resource(_)) => {
-                return Err(F::Error::custom(format_args!(
+                return Err(self.failure.fail(format_args!(
                     "it lists the resource `{name}` among its component types"
                 )));
             }
             None => {
-                return Err(F::Error::custom(format_args!(
+                return Err(self.failure.fail(format_args!(
                     "it names component type `{name}`, which the registry does not know"
                 )));
             }
         };
         if core::mem::replace(&mut self.seen[index], true) {
-            return Err(F::Error::custom(format_args!(
-                "it lists component type `{name}` twice"
-            )));
+            return Err(self
+                .failure
+                .fail(format_args!("it lists component type `{name}` twice")));
         }
-        let bits: Vec<u64> = fields.field("entities", PhantomData)?;
+        let bits: Vec<u64> = fields.field("entities", CappedVec::new())?;
         let mut listed = Vec::with_capacity(bits.len());
         for bits in bits {
             let Some(entity) = Entity::from_bits(bits) else {
-                return Err(F::Error::custom(format_args!(
+                return Err(self.failure.fail(format_args!(
                     "`{name}` lists the id {bits:#x}, whose version is 0, which no entity has"
                 )));
             };
             if !self.entities.is_alive(entity) {
-                return Err(F::Error::custom(format_args!(
+                return Err(self.failure.fail(format_args!(
                     "its allocator marks entity {entity:?} dead, but `{name}` holds a value for it"
                 )));
             }
@@ -230,6 +248,7 @@ impl ColumnSeed<'_> {
             "values",
             ColumnValues {
                 entry,
+                failure: self.failure,
                 entities: &listed,
                 storages: self.storages,
             },
@@ -241,6 +260,7 @@ impl ColumnSeed<'_> {
 /// The sequence of resources, each of a distinct registered resource type.
 struct ResourcesSeed<'a> {
     registry: &'a SnapshotRegistry,
+    failure: &'a Failure,
     resources: &'a mut Resources,
 }
 
@@ -264,6 +284,7 @@ impl<'de> Visitor<'de> for ResourcesSeed<'_> {
         while seq
             .next_element_seed(ResourceSeed {
                 registry: self.registry,
+                failure: self.failure,
                 resources: &mut *self.resources,
                 seen: &mut seen,
             })?
@@ -276,6 +297,7 @@ impl<'de> Visitor<'de> for ResourcesSeed<'_> {
 /// One resource: its type's name, then its value.
 struct ResourceSeed<'a> {
     registry: &'a SnapshotRegistry,
+    failure: &'a Failure,
     resources: &'a mut Resources,
     seen: &'a mut [bool],
 }
@@ -299,26 +321,27 @@ impl ResourceSeed<'_> {
         let index = match self.registry.named(&name) {
             Some(Named::Resource(index)) => index,
             Some(Named::Component(_)) => {
-                return Err(F::Error::custom(format_args!(
+                return Err(self.failure.fail(format_args!(
                     "it lists the component type `{name}` among its resources"
                 )));
             }
             None => {
-                return Err(F::Error::custom(format_args!(
+                return Err(self.failure.fail(format_args!(
                     "it names resource `{name}`, which the registry does not know"
                 )));
             }
         };
         if core::mem::replace(&mut self.seen[index], true) {
-            return Err(F::Error::custom(format_args!(
-                "it lists resource `{name}` twice"
-            )));
+            return Err(self
+                .failure
+                .fail(format_args!("it lists resource `{name}` twice")));
         }
         let entry = &self.registry.resources()[index];
         fields.field(
             "value",
             ResourceValue {
                 entry,
+                failure: self.failure,
                 resources: self.resources,
             },
         )?;

@@ -57,6 +57,8 @@
 //! # Ok::<(), Error>(())
 //! ```
 
+mod capped;
+mod failure;
 mod fields;
 mod load;
 mod registry;

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 
+use super::failure::Failure;
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
@@ -20,6 +21,7 @@ pub(super) type ColumnOut<'a> = (&'a [Entity], Box<dyn erased_serde::Serialize +
 /// Reads one column's values into `storages` for `entities`, in order.
 pub(super) type LoadColumn = for<'de> fn(
     &'static str,
+    &Failure,
     &[Entity],
     &mut Storages,
     &mut dyn erased_serde::Deserializer<'de>,
@@ -304,6 +306,7 @@ fn save_resource<R: Send + Sync + Serialize + 'static>(
 /// second value for one entity means the column listed it twice.
 fn load_column<'de, T: Component + DeserializeOwned>(
     name: &'static str,
+    failure: &Failure,
     entities: &[Entity],
     storages: &mut Storages,
     deserializer: &mut dyn erased_serde::Deserializer<'de>,
@@ -312,6 +315,7 @@ fn load_column<'de, T: Component + DeserializeOwned>(
     let set = storages.typed_mut::<T>(id);
     deserializer.deserialize_seq(ValuesVisitor {
         name,
+        failure,
         entities,
         set,
     })
@@ -330,6 +334,9 @@ fn load_resource<'de, R: Send + Sync + DeserializeOwned + 'static>(
 /// the input chooses.
 struct ValuesVisitor<'a, T> {
     name: &'static str,
+    /// Where refusals are recorded: the error itself crosses the erased
+    /// boundary, where a format may drop its words.
+    failure: &'a Failure,
     entities: &'a [Entity],
     set: &'a mut SparseSet<T>,
 }
@@ -347,16 +354,15 @@ impl<'de, T: Component + DeserializeOwned> Visitor<'de> for ValuesVisitor<'_, T>
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        use serde::de::Error as _;
         let mut placed = 0;
-        let name = self.name;
+        let (name, failure) = (self.name, self.failure);
         let next = |seq: &mut A| {
             seq.next_element::<T>()
-                .map_err(|error| A::Error::custom(format_args!("a value of `{name}`: {error}")))
+                .map_err(|error| failure.fail(format_args!("a value of `{name}`: {error}")))
         };
         while let Some(value) = next(&mut seq)? {
             let Some(&entity) = self.entities.get(placed) else {
-                return Err(A::Error::custom(format_args!(
+                return Err(failure.fail(format_args!(
                     "`{}` has more values than its {} entities",
                     self.name,
                     self.entities.len()
@@ -364,15 +370,15 @@ impl<'de, T: Component + DeserializeOwned> Visitor<'de> for ValuesVisitor<'_, T>
             };
             // Ticks are stamped when the column moves into its world.
             if self.set.insert(entity, value, 0).is_some() {
-                return Err(A::Error::custom(format_args!(
-                    "snapshot lists entity {entity:?} twice in `{}`",
+                return Err(failure.fail(format_args!(
+                    "it lists entity {entity:?} twice in `{}`",
                     self.name
                 )));
             }
             placed += 1;
         }
         if placed != self.entities.len() {
-            return Err(A::Error::custom(format_args!(
+            return Err(failure.fail(format_args!(
                 "`{}` has {placed} values for {} entities",
                 self.name,
                 self.entities.len()
@@ -385,6 +391,7 @@ impl<'de, T: Component + DeserializeOwned> Visitor<'de> for ValuesVisitor<'_, T>
 /// A seed that reads one column's values through its registered, type-erased path.
 pub(super) struct ColumnValues<'a> {
     pub(super) entry: &'a ComponentEntry,
+    pub(super) failure: &'a Failure,
     pub(super) entities: &'a [Entity],
     pub(super) storages: &'a mut Storages,
 }
@@ -393,16 +400,22 @@ impl<'de> DeserializeSeed<'de> for ColumnValues<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        use serde::de::Error as _;
         let mut erased = <dyn erased_serde::Deserializer<'de>>::erase(deserializer);
-        (self.entry.load)(self.entry.name, self.entities, self.storages, &mut erased)
-            .map_err(D::Error::custom)
+        (self.entry.load)(
+            self.entry.name,
+            self.failure,
+            self.entities,
+            self.storages,
+            &mut erased,
+        )
+        .map_err(|error| self.failure.fail(error))
     }
 }
 
 /// A seed that reads one resource's value through its registered path.
 pub(super) struct ResourceValue<'a> {
     pub(super) entry: &'a ResourceEntry,
+    pub(super) failure: &'a Failure,
     pub(super) resources: &'a mut Resources,
 }
 
@@ -410,10 +423,9 @@ impl<'de> DeserializeSeed<'de> for ResourceValue<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        use serde::de::Error as _;
         let mut erased = <dyn erased_serde::Deserializer<'de>>::erase(deserializer);
         (self.entry.load)(self.resources, &mut erased).map_err(|error| {
-            D::Error::custom(format_args!("resource `{}`: {error}", self.entry.name))
+            (self.failure).fail(format_args!("resource `{}`: {error}", self.entry.name))
         })
     }
 }
