@@ -174,9 +174,12 @@ mod tests {
         assert_eq!(restored.alloc(), reserved);
     }
 
+    /// Slots, a free list, and why they are refused.
+    type Case = (&'static [(u32, bool)], Vec<u32>, AllocatorError);
+
     #[test]
     fn every_broken_invariant_is_refused() {
-        let cases: [(&[(u32, bool)], Vec<u32>, AllocatorError); 6] = [
+        let cases: [Case; 6] = [
             (
                 &[(0, true)],
                 vec![],
