@@ -172,6 +172,32 @@ pub enum Error {
         /// The nesting limit it reached.
         depth: usize,
     },
+    /// A snapshot could not be loaded: it is malformed, truncated, or
+    /// contradicts itself (`reason` says how, naming the type or entity);
+    /// the world it was loaded into is unchanged.
+    Snapshot {
+        /// What is wrong with the snapshot, in words.
+        reason: String,
+    },
+    /// A snapshot registry already has a type registered under this name.
+    SnapshotNameTaken {
+        /// The name asked for twice.
+        name: &'static str,
+        /// The full type name of the type that has it.
+        registered: &'static str,
+    },
+    /// A snapshot registry already has this type, under another name.
+    SnapshotTypeRegistered {
+        /// The full type name of the type registered twice.
+        type_name: &'static str,
+        /// The name it is registered under.
+        name: &'static str,
+    },
+    /// A snapshot was asked for a type name its registry does not know.
+    UnknownSnapshotName {
+        /// The name asked for.
+        name: String,
+    },
 }
 
 impl Error {
@@ -206,7 +232,11 @@ impl Error {
             | Error::ConflictingAccess { .. }
             | Error::UnknownStage { .. }
             | Error::DuplicateStage { .. }
-            | Error::UnknownObserver { .. } => None,
+            | Error::UnknownObserver { .. }
+            | Error::Snapshot { .. }
+            | Error::SnapshotNameTaken { .. }
+            | Error::SnapshotTypeRegistered { .. }
+            | Error::UnknownSnapshotName { .. } => None,
             Error::InSystem { ref error, .. } | Error::InObserver { ref error, .. } => {
                 error.entity()
             }
@@ -368,6 +398,23 @@ impl fmt::Display for Error {
                 "the observers of `{trigger}` on entity {entity:?} did not run: observers \
                  triggered observers {depth} levels deep, the limit (an observer probably \
                  re-triggers itself through its commands)"
+            ),
+            Error::Snapshot { reason } => write!(f, "the snapshot cannot be loaded: {reason}"),
+            Error::SnapshotNameTaken { name, registered } => write!(
+                f,
+                "the snapshot name `{name}` is already registered for `{}`: \
+                 each name stands for one type",
+                ShortName(registered)
+            ),
+            Error::SnapshotTypeRegistered { type_name, name } => write!(
+                f,
+                "`{}` is already registered for snapshots as `{name}`: \
+                 a type has one name, so that snapshots can find it again",
+                ShortName(type_name)
+            ),
+            Error::UnknownSnapshotName { name } => write!(
+                f,
+                "the snapshot registry knows no component or resource named `{name}`"
             ),
         }
     }

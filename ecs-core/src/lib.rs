@@ -34,6 +34,8 @@ extern crate self as ecs_core;
 //                                one value per type beside the entities; event
 //                                stores, reader cursors, the frame-end registry
 //   5. bundle, group             what spawn takes; owning groups
+//      snapshot                  (feature `serde`) the snapshot registry and format:
+//                                writes storages, reads into a staging allocator and storages
 //   6. view, access              WorldView, the one door to a world's data; access sets
 //   7. query                     fetches, filters, plans, iteration
 //   8. world                     World: entity operations, the structural funnel
@@ -59,6 +61,8 @@ pub mod event;
 
 mod bundle;
 mod group;
+#[cfg(feature = "serde")]
+pub mod snapshot;
 
 mod access;
 #[doc(hidden)]

@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "event",
     "bundle",
     "group",
+    "snapshot",
     "access",
     "view",
     "query",

@@ -5,6 +5,9 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::Entity;
 
+#[cfg(feature = "serde")]
+mod state;
+
 /// One slot of the allocator.
 ///
 /// `version` is the version of the entity that lives here, or, when the slot is

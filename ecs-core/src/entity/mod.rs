@@ -1,6 +1,8 @@
 //! Entity ids, and the allocator that hands them out.
 
 mod allocator;
+#[cfg(feature = "serde")]
+mod bits_serde;
 mod map;
 
 use core::fmt;

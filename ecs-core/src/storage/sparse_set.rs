@@ -226,6 +226,12 @@ impl<T: Component> SparseSet<T> {
         start
     }
 
+    /// The values, in dense order (that of [`entities`](Self::entities)).
+    #[cfg(feature = "serde")]
+    pub(crate) fn values(&self) -> &[T] {
+        &self.data
+    }
+
     /// Reserves room for `additional` more components.
     pub(crate) fn reserve(&mut self, additional: usize) {
         self.entities.reserve(additional);

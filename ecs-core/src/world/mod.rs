@@ -13,6 +13,8 @@ mod merge;
 mod observe;
 mod query;
 mod resource;
+#[cfg(feature = "serde")]
+mod snapshot;
 mod stats;
 mod structural;
 

@@ -209,12 +209,32 @@ impl Structural<'_> {
         for old in entities.iter_alive() {
             map.insert(old, self.entities.alloc());
         }
+        self.move_in(storages, &map);
+        map
+    }
+
+    /// Moves `storages`, whose entities are all alive here under the same
+    /// ids (a world restored from a snapshot), into this world, as `absorb`
+    /// does. `storages` is left empty.
+    #[cfg(feature = "serde")]
+    pub(crate) fn adopt(&mut self, storages: &mut Storages) {
+        let mut map = EntityMap::with_slots(self.entities.slot_count());
+        for entity in self.entities.iter_alive() {
+            map.insert(entity, entity);
+        }
+        self.move_in(storages, &map);
+    }
+
+    /// Moves every component of `storages` here, each for the entity `map`
+    /// gives its owner (alive here), as added at one tick; masks are set
+    /// and the hooks told of each arrival once all are in place.
+    fn move_in(&mut self, storages: &mut Storages, map: &EntityMap) {
         self.masks.cover(self.entities.slot_count());
         let tick = self.clock.advance();
         let mut arrivals = Vec::new();
         let masks = &mut *self.masks;
         let hooked = !self.hooks.is_idle();
-        self.storages.absorb(storages, &map, tick, |id, arrived| {
+        self.storages.absorb(storages, map, tick, |id, arrived| {
             for entity in arrived {
                 masks.mark(entity.index(), id);
             }
@@ -229,7 +249,6 @@ impl Structural<'_> {
                 self.hooks.after_add(id, entity, self.storages);
             }
         }
-        map
     }
 
     /// The components the live `entity` holds, in id order.

@@ -1,0 +1,225 @@
+//! The allocator's state as plain data, for snapshots: read out as it is, and
+//! rebuilt from untrusted input only after every invariant is checked.
+
+use core::fmt;
+use core::num::NonZeroU32;
+use core::sync::atomic::AtomicU32;
+
+use super::{Entities, EntitySlot};
+use crate::entity::Entity;
+
+/// Why a saved allocator state cannot be restored: it breaks an invariant of
+/// [`Entities`], so a world built on it could hand out one id twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AllocatorError {
+    /// A slot's version is 0, which no entity has.
+    ZeroVersion { index: u32 },
+    /// More slots than 32-bit indices can name.
+    TooManySlots { slots: usize },
+    /// The free list names a slot beyond the slot table.
+    FreeOutOfRange { index: u32, slots: usize },
+    /// The free list names a slot whose entity is alive.
+    FreeIsAlive { entity: Entity },
+    /// The free list names a slot twice.
+    FreeTwice { index: u32 },
+    /// The free list names a retired slot (version `u32::MAX`), whose next
+    /// occupant would need a version past the top.
+    FreeIsRetired { index: u32 },
+    /// A dead slot below the top version is not on the free list: it would
+    /// never be reused, though it is not retired.
+    DeadNotFree { entity: Entity },
+}
+
+impl fmt::Display for AllocatorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            AllocatorError::ZeroVersion { index } => {
+                write!(f, "slot {index} has version 0, which no entity has")
+            }
+            AllocatorError::TooManySlots { slots } => {
+                write!(f, "{slots} slots are more than 2^32 entity indices")
+            }
+            AllocatorError::FreeOutOfRange { index, slots } => write!(
+                f,
+                "the free list names slot {index}, but there are only {slots} slots"
+            ),
+            AllocatorError::FreeIsAlive { entity } => {
+                write!(
+                    f,
+                    "the free list names slot {}, where entity {entity:?} is alive",
+                    entity.index()
+                )
+            }
+            AllocatorError::FreeTwice { index } => {
+                write!(f, "the free list names slot {index} twice")
+            }
+            AllocatorError::FreeIsRetired { index } => write!(
+                f,
+                "the free list names slot {index}, which is retired (its version is the last one)"
+            ),
+            AllocatorError::DeadNotFree { entity } => write!(
+                f,
+                "slot {} (last entity {entity:?}) is dead but neither on the free list nor retired",
+                entity.index()
+            ),
+        }
+    }
+}
+
+impl Entities {
+    /// Every slot as `(version, alive)`, in index order. Reserved ids not yet
+    /// made alive are left out: they are handed out next by a world restored
+    /// from this state, as by this one.
+    pub(crate) fn slot_states(&self) -> impl ExactSizeIterator<Item = (u32, bool)> + '_ {
+        self.slots
+            .iter()
+            .map(|slot| (slot.version.get(), slot.alive))
+    }
+
+    /// The free list, bottom first: the last entry is reused first.
+    pub(crate) fn free_list(&self) -> &[u32] {
+        &self.free
+    }
+
+    /// An allocator with exactly these slots and free list, once every
+    /// invariant of [`Entities`] holds for them. It hands out the same ids,
+    /// in the same order, as the allocator they were read from.
+    pub(crate) fn import(slots: &[(u32, bool)], free: Vec<u32>) -> Result<Self, AllocatorError> {
+        if slots.len() as u64 > 1 << 32 {
+            return Err(AllocatorError::TooManySlots { slots: slots.len() });
+        }
+        let mut table = Vec::with_capacity(slots.len());
+        let mut alive = 0;
+        for (index, &(version, is_alive)) in slots.iter().enumerate() {
+            let index = index as u32;
+            let version = NonZeroU32::new(version).ok_or(AllocatorError::ZeroVersion { index })?;
+            alive += usize::from(is_alive);
+            table.push(EntitySlot {
+                version,
+                alive: is_alive,
+            });
+        }
+        // One flag per slot: the input listed every slot, so this is no more
+        // than it already paid for.
+        let mut on_free_list = vec![false; table.len()];
+        for &index in &free {
+            let Some(slot) = table.get(index as usize) else {
+                return Err(AllocatorError::FreeOutOfRange {
+                    index,
+                    slots: table.len(),
+                });
+            };
+            if slot.alive {
+                return Err(AllocatorError::FreeIsAlive {
+                    entity: Entity::new(index, slot.version),
+                });
+            }
+            if slot.version.get() == u32::MAX {
+                return Err(AllocatorError::FreeIsRetired { index });
+            }
+            if core::mem::replace(&mut on_free_list[index as usize], true) {
+                return Err(AllocatorError::FreeTwice { index });
+            }
+        }
+        for (index, slot) in table.iter().enumerate() {
+            if !slot.alive && slot.version.get() < u32::MAX && !on_free_list[index] {
+                return Err(AllocatorError::DeadNotFree {
+                    entity: Entity::new(index as u32, slot.version),
+                });
+            }
+        }
+        Ok(Entities {
+            slots: table,
+            free,
+            alive,
+            reserved: AtomicU32::new(0),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn export(entities: &Entities) -> (Vec<(u32, bool)>, Vec<u32>) {
+        (
+            entities.slot_states().collect(),
+            entities.free_list().to_vec(),
+        )
+    }
+
+    #[test]
+    fn an_imported_state_hands_out_the_same_ids() {
+        let mut original = Entities::default();
+        let ids: Vec<_> = (0..6).map(|_| original.alloc()).collect();
+        original.free(ids[4]).unwrap();
+        original.free(ids[1]).unwrap();
+        original.free(ids[2]).unwrap();
+        let (slots, free) = export(&original);
+        let mut restored = Entities::import(&slots, free).unwrap();
+        assert_eq!(restored.len(), original.len());
+        for _ in 0..5 {
+            assert_eq!(restored.alloc(), original.alloc());
+        }
+    }
+
+    #[test]
+    fn reserved_ids_are_left_out() {
+        let mut original = Entities::default();
+        original.alloc();
+        let reserved = original.reserve_one();
+        let (slots, free) = export(&original);
+        assert_eq!(slots, [(1, true)]);
+        let mut restored = Entities::import(&slots, free).unwrap();
+        assert_eq!(restored.alloc(), reserved);
+    }
+
+    /// Slots, a free list, and why they are refused.
+    type Case = (&'static [(u32, bool)], Vec<u32>, AllocatorError);
+
+    #[test]
+    fn every_broken_invariant_is_refused() {
+        let cases: [Case; 6] = [
+            (
+                &[(0, true)],
+                vec![],
+                AllocatorError::ZeroVersion { index: 0 },
+            ),
+            (
+                &[(1, false)],
+                vec![3],
+                AllocatorError::FreeOutOfRange { index: 3, slots: 1 },
+            ),
+            (
+                &[(2, true)],
+                vec![0],
+                AllocatorError::FreeIsAlive {
+                    entity: Entity::new(0, NonZeroU32::new(2).unwrap()),
+                },
+            ),
+            (
+                &[(1, false)],
+                vec![0, 0],
+                AllocatorError::FreeTwice { index: 0 },
+            ),
+            (
+                &[(u32::MAX, false)],
+                vec![0],
+                AllocatorError::FreeIsRetired { index: 0 },
+            ),
+            (
+                &[(1, true), (3, false)],
+                vec![],
+                AllocatorError::DeadNotFree {
+                    entity: Entity::new(1, NonZeroU32::new(3).unwrap()),
+                },
+            ),
+        ];
+        for (slots, free, expected) in cases {
+            assert_eq!(Entities::import(slots, free).err(), Some(expected));
+        }
+        // A retired slot off the free list is fine.
+        let restored = Entities::import(&[(u32::MAX, false), (1, true)], vec![]).unwrap();
+        assert_eq!(restored.len(), 1);
+    }
+}
