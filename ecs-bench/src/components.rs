@@ -11,7 +11,15 @@ macro_rules! components {
     ($($(#[$meta:meta])* pub struct $name:ident($ty:ty);)*) => {
         $(
             $(#[$meta])*
-            #[derive(ecs_core::Component, Clone, Copy, Debug, PartialEq)]
+            #[derive(
+                ecs_core::Component,
+                Clone,
+                Copy,
+                Debug,
+                PartialEq,
+                serde::Serialize,
+                serde::Deserialize
+            )]
             #[cfg_attr(
                 feature = "peers",
                 derive(bevy_ecs::component::Component, shipyard::Component)

@@ -4,7 +4,7 @@
 //! shipyard, sparsey, specs and legion.
 //!
 //! Each module `name.rs` holds the workload, `ideal` and `ours`; `name/peers.rs`
-//! holds the other libraries. A new workload (serialize_text, ..) is a new
+//! holds the other libraries. A new workload is a new
 //! module with a `workload()` function, listed in [`all`].
 //!
 //! [`schedule`], [`empty_systems`], [`schedule_many`] and [`commands`] run
@@ -25,6 +25,7 @@ pub mod merge;
 pub mod random_get;
 pub mod schedule;
 pub mod schedule_many;
+pub mod serialize;
 pub mod simple_insert;
 pub mod simple_iter;
 
@@ -48,5 +49,7 @@ pub fn all() -> Vec<Workload> {
         commands::workload(),
         change_detection::workload(),
         merge::workload(),
+        serialize::text(),
+        serialize::binary(),
     ]
 }
