@@ -17,10 +17,13 @@ fi
 
 export ECS_MODEL_CASES="${ECS_MODEL_CASES:-40}"
 export PROPTEST_CASES="${PROPTEST_CASES:-40}"
+export ECS_MERGE_CASES="${ECS_MERGE_CASES:-8}"
+export SNAPSHOT_CASES="${SNAPSHOT_CASES:-16}"
 
-# Build the test binaries and list them (unit tests and integration tests of ecs-core).
+# Build the test binaries and list them (unit tests and integration tests of ecs-core,
+# snapshots included).
 mapfile -t binaries < <(
-    cargo test -p ecs-core --no-run --message-format=json 2>/dev/null |
+    cargo test -p ecs-core --features serde --no-run --message-format=json 2>/dev/null |
         python3 -c '
 import json, sys
 for line in sys.stdin:
