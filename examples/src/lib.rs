@@ -8,5 +8,6 @@
 #![forbid(unsafe_code)]
 
 pub mod boids;
+mod cli;
 pub mod streaming;
 pub mod tour;

@@ -1,7 +1,6 @@
 //! The demo's command line, parsed by hand: a dozen flags do not need a
 //! dependency.
 
-use core::fmt;
 use std::path::PathBuf;
 
 /// What `--help` prints.
@@ -81,24 +80,8 @@ pub enum Command {
     Help,
 }
 
-/// A command line that does not parse, with what was wrong.
-///
-/// ```
-/// use examples::boids::cli::Options;
-///
-/// let err = Options::parse(["--boids".to_owned(), "many".to_owned()]).unwrap_err();
-/// assert_eq!(err.to_string(), "--boids wants a number, not `many` (see --help)");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CliError(String);
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (see --help)", self.0)
-    }
-}
-
-impl std::error::Error for CliError {}
+pub use crate::cli::CliError;
+use crate::cli::{Args, unknown};
 
 impl Options {
     /// Parses the arguments after the program name. Values follow their flag
@@ -109,52 +92,22 @@ impl Options {
     /// makes no sense (`--threads 0`, `--gif-every 0`, `--size 0`).
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError> {
         let mut options = Self::default();
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            let (flag, inline) = match arg.split_once('=') {
-                Some((flag, value)) if flag.starts_with("--") => {
-                    (flag.to_owned(), Some(value.to_owned()))
-                }
-                _ => (arg, None),
-            };
-            let mut value = || {
-                inline
-                    .clone()
-                    .or_else(|| args.next())
-                    .ok_or_else(|| CliError(format!("{flag} wants a value")))
-            };
-            match flag.as_str() {
+        let mut args = Args::new(args);
+        while let Some(flag) = args.next_flag() {
+            match flag.name.as_str() {
                 "--help" | "-h" => return Ok(Command::Help),
                 "--naive" => options.naive = true,
-                "--boids" => options.boids = number(&flag, &value()?)?,
-                "--frames" => options.frames = number(&flag, &value()?)?,
-                "--seed" => options.seed = number(&flag, &value()?)?,
-                "--threads" => options.threads = Some(positive(&flag, &value()?)?),
-                "--png" => options.png = Some(value()?.into()),
-                "--gif" => options.gif = Some(value()?.into()),
-                "--gif-every" => options.gif_every = positive(&flag, &value()?)?,
-                "--size" => options.size = Some(positive(&flag, &value()?)?),
-                _ => return Err(CliError(format!("unknown argument `{flag}`"))),
+                "--boids" => options.boids = args.number(&flag)?,
+                "--frames" => options.frames = args.number(&flag)?,
+                "--seed" => options.seed = args.number(&flag)?,
+                "--threads" => options.threads = Some(args.positive(&flag)?),
+                "--png" => options.png = Some(args.value(&flag)?.into()),
+                "--gif" => options.gif = Some(args.value(&flag)?.into()),
+                "--gif-every" => options.gif_every = args.positive(&flag)?,
+                "--size" => options.size = Some(args.positive(&flag)?),
+                _ => return Err(unknown(&flag)),
             }
         }
         Ok(Command::Run(options))
     }
-}
-
-fn number<T: core::str::FromStr>(flag: &str, value: &str) -> Result<T, CliError> {
-    value
-        .replace('_', "")
-        .parse()
-        .map_err(|_| CliError(format!("{flag} wants a number, not `{value}`")))
-}
-
-fn positive<T: core::str::FromStr + PartialEq + Default>(
-    flag: &str,
-    value: &str,
-) -> Result<T, CliError> {
-    let n: T = number(flag, value)?;
-    if n == T::default() {
-        return Err(CliError(format!("{flag} must be at least 1")));
-    }
-    Ok(n)
 }

@@ -1,7 +1,5 @@
 //! What a run plays, and its command line.
 
-use core::fmt;
-
 /// What `--help` prints.
 pub const USAGE: &str = "\
 streaming: a loader thread builds each level in its own world while the game plays;
@@ -55,24 +53,8 @@ pub enum Command {
     Help,
 }
 
-/// A command line that does not parse, with what was wrong.
-///
-/// ```
-/// use examples::streaming::Config;
-///
-/// let err = Config::parse(["--levels".to_owned()]).unwrap_err();
-/// assert_eq!(err.to_string(), "--levels wants a value (see --help)");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CliError(String);
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (see --help)", self.0)
-    }
-}
-
-impl std::error::Error for CliError {}
+pub use crate::cli::CliError;
+use crate::cli::{Args, unknown};
 
 impl Config {
     /// Parses the arguments after the program name. Values follow their flag
@@ -82,35 +64,16 @@ impl Config {
     /// An unknown flag, or a missing or malformed value.
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError> {
         let mut config = Self::default();
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            let (flag, inline) = match arg.split_once('=') {
-                Some((flag, value)) if flag.starts_with("--") => {
-                    (flag.to_owned(), Some(value.to_owned()))
-                }
-                _ => (arg, None),
-            };
-            let mut value = || {
-                inline
-                    .clone()
-                    .or_else(|| args.next())
-                    .ok_or_else(|| CliError(format!("{flag} wants a value")))
-            };
-            match flag.as_str() {
+        let mut args = Args::new(args);
+        while let Some(flag) = args.next_flag() {
+            match flag.name.as_str() {
                 "--help" | "-h" => return Ok(Command::Help),
-                "--levels" => config.levels = number(&flag, &value()?)?,
-                "--frames" => config.frames = number(&flag, &value()?)?,
-                "--seed" => config.seed = number(&flag, &value()?)?,
-                _ => return Err(CliError(format!("unknown argument `{flag}`"))),
+                "--levels" => config.levels = args.number(&flag)?,
+                "--frames" => config.frames = args.number(&flag)?,
+                "--seed" => config.seed = args.number(&flag)?,
+                _ => return Err(unknown(&flag)),
             }
         }
         Ok(Command::Run(config))
     }
-}
-
-fn number<T: core::str::FromStr>(flag: &str, value: &str) -> Result<T, CliError> {
-    value
-        .replace('_', "")
-        .parse()
-        .map_err(|_| CliError(format!("{flag} wants a number, not `{value}`")))
 }
