@@ -3,7 +3,9 @@
 //! the `peers` feature) six other Rust ECS libraries.
 //!
 //! The workloads follow ecs_bench_suite's definitions where one exists.
+//! [`boids`] is the exception: frames of the boids demo, ours only.
 
+pub mod boids;
 pub mod components;
 pub mod fonts;
 pub mod harness;

@@ -5,14 +5,19 @@
 //! ```sh
 //! cargo run -p ecs-bench --release --features peers --bin compare
 //! cargo run -p ecs-bench --release --features peers --bin compare -- --only simple_iter,memory
+//! cargo run -p ecs-bench --release --features peers --bin compare -- --only boids --out /tmp/boids
 //! ```
 //!
 //! Options: `--samples N` (per contender, default 80), `--sample-ms N` (time
-//! one sample aims at, default 25), `--only a,b` (those workloads only; prints
-//! the report instead of writing it, unless `--out` is given), `--out DIR`
-//! (where the report and charts go, default the workspace root). Progress goes
-//! to stderr.
+//! one sample aims at, default 25), `--only a,b` (those sections only, by
+//! workload name, `memory` or `boids`; prints the report instead of writing
+//! it, unless `--out` is given), `--out DIR` (where the report and charts go,
+//! default the workspace root). Progress goes to stderr.
+//!
+//! Besides the workloads and memory, a full run times the boids demo's frames
+//! (`boids.rs`): ours only, as no peer runs the demo.
 
+mod boids;
 mod chart;
 mod counting_alloc;
 mod machine;
@@ -105,11 +110,17 @@ fn main() -> ExitCode {
     } else {
         Vec::new()
     };
+    let boids = if options.wants("boids") {
+        boids::measure(options.settings)
+    } else {
+        Vec::new()
+    };
     let results = Results {
         machine,
         settings: options.settings,
         workloads,
         memory,
+        boids,
         wall_time: start.elapsed(),
     };
     eprintln!("done in {:.0} s", results.wall_time.as_secs_f64());

@@ -6,6 +6,7 @@ use std::time::Duration;
 use ecs_bench::harness::{Items, Workload};
 use ecs_bench::workloads::memory;
 
+use crate::boids::{self, BoidsResult};
 use crate::machine::Machine;
 use crate::sampling::{Settings, Timing};
 
@@ -85,6 +86,8 @@ pub struct Results {
     pub workloads: Vec<WorkloadResult>,
     /// The memory figures.
     pub memory: Vec<MemoryResult>,
+    /// The boids demo's frame times, one per flock size.
+    pub boids: Vec<BoidsResult>,
     /// How long building, checking and sampling took.
     pub wall_time: Duration,
 }
@@ -160,6 +163,7 @@ pub fn render(results: &Results) -> String {
         workload_section(&mut out, result);
     }
     memory_section(&mut out, &results.memory);
+    boids::section(&mut out, &results.boids, results.settings);
     footer(&mut out);
     out
 }
@@ -338,7 +342,8 @@ fn footer(out: &mut String) {
          - Not measured yet: serialize_text and serialize_binary need snapshots, which ecs-core \
          does not have yet. Each will be one new module.\n\
          - The same rows as criterion benches: `cargo bench -p ecs-bench --bench compare \
-         --features peers` (ours and ideal only without the feature)."
+         --features peers` (ours and ideal only without the feature); the boids frames: \
+         `cargo bench -p ecs-bench --bench boids`."
     );
 }
 

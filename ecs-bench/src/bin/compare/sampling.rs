@@ -37,7 +37,7 @@ impl Timing {
 }
 
 /// The `q` quantile of sorted `values`, interpolated.
-fn quantile(values: &[f64], q: f64) -> f64 {
+pub fn quantile(values: &[f64], q: f64) -> f64 {
     let position = q * (values.len() - 1) as f64;
     let (low, high) = (position.floor() as usize, position.ceil() as usize);
     values[low] + (values[high] - values[low]) * (position - low as f64)
