@@ -43,15 +43,23 @@ impl WorkloadResult {
             .min_by(|a, b| a.median().total_cmp(&b.median()))
     }
 
-    /// Our fastest path (`ours`, `ours_grouped`, ..).
+    /// Our fastest path (`ours`, `ours_grouped`, ..), baselines left out.
     pub fn best_ours(&self) -> &Timing {
-        self.fastest(is_ours).expect("every workload has `ours`")
+        self.fastest(|name| is_ours(name) && !is_baseline(name))
+            .expect("every workload has `ours`")
     }
 
     /// The fastest peer, if peers ran.
     pub fn best_peer(&self) -> Option<&Timing> {
         self.fastest(|name| !is_ours(name) && name != "ideal")
     }
+}
+
+/// Whether a contender of ours is a baseline beside the workload rather
+/// than a path through it (merge's `ours_baseline_spawn`: the same entities
+/// spawned, not merged): shown, never the summary's fastest path.
+pub fn is_baseline(name: &str) -> bool {
+    name.starts_with("ours_baseline_")
 }
 
 /// Whether a contender is one of ours.
