@@ -94,7 +94,7 @@ pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use world::{
     CommandQueue, Commands, ComponentInspection, EntityInspection, EntityMut, EntityRef,
-    IntoObserver, MAX_OBSERVER_DEPTH, Observer, World, WorldInspection, WorldStats,
+    HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, World, WorldInspection, WorldStats,
 };
 
 /// Proof, checked at compile time, that worlds and ids cross threads.

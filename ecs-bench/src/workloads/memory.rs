@@ -23,6 +23,8 @@ pub struct MemoryContender {
     /// How the world was filled.
     pub path: &'static str,
     build: fn() -> Box<dyn Any>,
+    /// Where the bytes go, structure by structure, for a library that says.
+    structures: Option<fn() -> Vec<(&'static str, usize)>>,
 }
 
 impl MemoryContender {
@@ -30,6 +32,13 @@ impl MemoryContender {
     /// measured, then dropped.
     pub fn build(&self) -> Box<dyn Any> {
         (self.build)()
+    }
+
+    /// The same world's heap bytes by structure (name, bytes), where the
+    /// library reports them; empty otherwise.
+    pub fn structures(&self) -> Vec<(&'static str, usize)> {
+        self.structures
+            .map_or_else(Vec::new, |structures| structures())
     }
 }
 
@@ -40,11 +49,13 @@ pub fn contenders() -> Vec<MemoryContender> {
             name: "ideal",
             path: "4 Vecs of exact capacity",
             build: ideal,
+            structures: None,
         },
         MemoryContender {
             name: "ours",
             path: "world.spawn_batch",
             build: ours,
+            structures: Some(ours_by_structure),
         },
     ];
     #[cfg(feature = "peers")]
@@ -76,6 +87,23 @@ fn ours() -> Box<dyn Any> {
     world.spawn_batch((0..ENTITIES).map(four_components));
     assert_eq!(world.len(), ENTITIES);
     Box::new(world)
+}
+
+/// Ours, the same world, by structure as `World::stats` reports it.
+fn ours_by_structure() -> Vec<(&'static str, usize)> {
+    let world = ours();
+    let world = world
+        .downcast_ref::<ecs_core::World>()
+        .expect("ours builds a World");
+    let heap = world.stats().heap;
+    vec![
+        ("entity allocator slots", heap.entity_slots),
+        ("component masks", heap.component_masks),
+        ("sparse indexes", heap.sparse_indexes),
+        ("dense entity ids", heap.dense_ids),
+        ("component values", heap.component_data),
+        ("change ticks", heap.change_ticks),
+    ]
 }
 
 #[cfg(feature = "peers")]

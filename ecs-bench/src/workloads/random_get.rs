@@ -23,6 +23,7 @@ pub fn workload() -> Workload {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "Vec indexed by position"),
                 Contender::of::<Ours>("ours", "query_ref::<&Position>().get(e)"),
+                world_get(),
             ];
             #[cfg(feature = "peers")]
             let list = [list, peers::contenders()].concat();
@@ -32,9 +33,8 @@ pub fn workload() -> Workload {
 }
 
 /// Ours through `world.get`, which finds the storage again on every read, as
-/// code that holds no query does. Only the criterion benches time it, beside
-/// `ours`: every peer in the comparison reads through a query or a view, so
-/// the comparison's row for us takes that path too.
+/// code that holds no query does: a row beside `ours` (the query path every
+/// peer's row takes), so the report shows what the plain `World` API costs.
 pub fn world_get() -> Contender {
     Contender::of::<OursWorldGet>("ours_world_get", "world.get::<Position>(e)")
 }

@@ -28,11 +28,18 @@ static EMPTY_SPARSE: SparseIndex = SparseIndex::new();
 /// - a column made by `Column::exclusive` comes from a world borrowed
 ///   exclusively for `'w`; the query holding it checked (through
 ///   [`Access`](super::Access)) that nothing else in it reaches `T`'s data;
-/// - a column made by `Column::shared` is never written through.
+/// - a column made by `Column::shared` is never written through;
+/// - `shift` only moves where aligned reads land: an aligned read of the
+///   driver's position `i` reads this column's `i.wrapping_add(shift)`, and is
+///   made only after [`aligned`](Self::aligned), with the same shift, found the
+///   driver's entity `i` there.
 pub struct Column<'w, T> {
     /// Which entities hold `T`, and where.
     presence: Presence<'w, T>,
     data: NonNull<T>,
+    /// How far this column's positions lie from the driver's in the current
+    /// run, wrapping: zero unless [`realign`](Self::realign) moved it.
+    shift: usize,
     _values: PhantomData<&'w T>,
 }
 
@@ -193,6 +200,7 @@ impl<'w, T: Component> Column<'w, T> {
         Self {
             presence: Presence::found(view, found),
             data,
+            shift: 0,
             _values: PhantomData,
         }
     }
@@ -217,6 +225,7 @@ impl<'w, T: Component> Column<'w, T> {
         Self {
             presence: Presence::found(view.as_shared(), found),
             data,
+            shift: 0,
             _values: PhantomData,
         }
     }
@@ -236,6 +245,7 @@ impl<'w, T> Column<'w, T> {
     /// is live during `'q`.
     pub(crate) unsafe fn slice<'q>(&self, len: usize) -> &'q [T] {
         debug_assert!(len <= self.presence.entities.len());
+        debug_assert_eq!(self.shift, 0, "slices come from unshifted columns");
         // SAFETY: the first `len` values are initialised (type invariant and
         // the caller's bound) and not mutably borrowed (caller's contract).
         unsafe { core::slice::from_raw_parts(self.data.as_ptr(), len) }
@@ -249,6 +259,7 @@ impl<'w, T> Column<'w, T> {
     /// during `'q`.
     pub(crate) unsafe fn slice_mut<'q>(&self, len: usize) -> &'q mut [T] {
         debug_assert!(len <= self.presence.entities.len());
+        debug_assert_eq!(self.shift, 0, "slices come from unshifted columns");
         // SAFETY: in bounds, writable and unaliased by the caller's contract.
         unsafe { core::slice::from_raw_parts_mut(self.data.as_ptr(), len) }
     }
@@ -260,13 +271,15 @@ impl<'w, T> Column<'w, T> {
         self.presence.dense(entity)
     }
 
-    /// Whether this column holds exactly `driver[range]` at positions `range`.
+    /// Whether this column holds exactly `driver[range]`, at the positions
+    /// `range` moved by the current shift.
     #[inline]
     pub(crate) fn aligned(&self, driver: &[Entity], range: Range<usize>) -> bool {
-        if core::ptr::eq(self.presence.entities, driver) {
+        if self.shift == 0 && core::ptr::eq(self.presence.entities, driver) {
             return true;
         }
-        match (self.presence.entities.get(range.clone()), driver.get(range)) {
+        let mine = self.shifted(range.start)..self.shifted(range.end);
+        match (self.presence.entities.get(mine), driver.get(range)) {
             // A fold, not `==`, so the comparison runs without early exits and vectorises.
             (Some(mine), Some(theirs)) => mine
                 .iter()
@@ -274,6 +287,25 @@ impl<'w, T> Column<'w, T> {
                 .fold(true, |same, (a, b)| same & (a.to_bits() == b.to_bits())),
             _ => false,
         }
+    }
+
+    /// Shifts this column so that the driver's position `at` lands where this
+    /// column holds `driver[at]`. Entities spawned together sit together in
+    /// every storage, but not at the same positions once the storages started
+    /// from different lengths; one sparse lookup finds the offset of a whole
+    /// run. A column without `driver[at]` goes back to no shift.
+    #[inline]
+    pub(crate) fn realign(&mut self, driver: &[Entity], at: usize) {
+        self.shift = driver
+            .get(at)
+            .and_then(|&entity| self.presence.dense(entity))
+            .map_or(0, |dense| dense.wrapping_sub(at));
+    }
+
+    /// This column's position for the driver's position `index`, in the current run.
+    #[inline(always)]
+    pub(crate) fn shifted(&self, index: usize) -> usize {
+        index.wrapping_add(self.shift)
     }
 
     /// Whether `entity` holds `T`.

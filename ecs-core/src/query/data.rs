@@ -28,8 +28,10 @@ use super::mut_column::MutColumn;
 /// - [`for_each_required`](Self::for_each_required) reports only storages of
 ///   the world given to [`state`](Self::state), each holding every entity
 ///   `fetch` returns `Some` for; the read-only form reports the same storages;
-/// - [`aligned`](Self::aligned) returns `true` only if `fetch_aligned` may read
-///   position `i` of every column it reads, for every `i` in the range;
+/// - [`aligned`](Self::aligned) returns `true` only if `fetch_aligned`, given
+///   the same state, may read the item of the driver's position `i` for every
+///   `i` in the range (for a column shifted by [`realign`](Self::realign), the
+///   position it maps `i` to);
 /// - when `State` is `Sync`, `fetch` and `fetch_aligned` may run on several
 ///   threads at once for distinct entities.
 ///
@@ -95,11 +97,22 @@ pub unsafe trait QueryData {
     unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>>;
 
     /// Whether every column this fetch requires holds, at the positions
-    /// `range`, exactly the entities `driver[range]`.
+    /// `range` (moved by each column's shift, see [`realign`](Self::realign)),
+    /// exactly the entities `driver[range]`.
     ///
-    /// Where it does, [`fetch_aligned`](Self::fetch_aligned) reads position `i`
-    /// of every column directly, without probing a sparse index.
+    /// Where it does, [`fetch_aligned`](Self::fetch_aligned) reads each
+    /// column's position for `i` directly, without probing a sparse index.
     fn aligned(state: &Self::State<'_>, driver: &[Entity], range: Range<usize>) -> bool;
+
+    /// Shifts every required column so that the driver's position `at` maps
+    /// to the position where that column holds `driver[at]`: a run of
+    /// entities spawned together is read as zipped arrays at an offset even
+    /// when the storages hold it at different positions. The default, for a
+    /// fetch with no column of its own, does nothing.
+    #[inline(always)]
+    fn realign(state: &mut Self::State<'_>, driver: &[Entity], at: usize) {
+        let _ = (state, driver, at);
+    }
 
     /// Fetches the item at dense position `index` of every required column.
     ///
@@ -172,13 +185,19 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
     }
 
     #[inline(always)]
+    fn realign(state: &mut Self::State<'_>, driver: &[Entity], at: usize) {
+        state.realign(driver, at);
+    }
+
+    #[inline(always)]
     unsafe fn fetch_aligned<'q>(
         state: &Self::State<'_>,
         _: Entity,
         index: usize,
     ) -> Self::Item<'q> {
-        // SAFETY: the column is aligned at `index`, so it is in bounds; read-only.
-        unsafe { state.get(index) }
+        // SAFETY: the column is aligned at `index` under its current shift, so
+        // the shifted position is in bounds; read-only.
+        unsafe { state.get(state.shifted(index)) }
     }
 
     fn missing(state: &Column<'_, T>, entity: Entity) -> Option<&'static str> {
@@ -241,13 +260,20 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
     }
 
     #[inline(always)]
+    fn realign(state: &mut Self::State<'_>, driver: &[Entity], at: usize) {
+        state.realign(driver, at);
+    }
+
+    #[inline(always)]
     unsafe fn fetch_aligned<'q>(
         state: &Self::State<'_>,
         _: Entity,
         index: usize,
     ) -> Self::Item<'q> {
-        // SAFETY: aligned at `index`, so in bounds; exclusive and unaliased as in `fetch`.
-        unsafe { state.get_mut(index) }
+        // SAFETY: aligned at `index` under the column's current shift, so the
+        // shifted position is in bounds and holds this entity's value;
+        // exclusive and unaliased as in `fetch`.
+        unsafe { state.get_mut(state.column().shifted(index)) }
     }
 
     fn missing(state: &MutColumn<'_, T>, entity: Entity) -> Option<&'static str> {

@@ -81,7 +81,10 @@ pub(crate) struct DenseCursor<'w> {
 /// ```
 pub struct QueryIter<'q, 'w, Q: QueryData, F: QueryFilter> {
     candidates: Candidates<'w>,
+    /// The state as built: no column shifted.
     data: Q::State<'w>,
+    /// The state `next` reads through, its columns shifted for the current run.
+    run: Q::State<'w>,
     filter: F::State<'w>,
     _items: PhantomData<&'q ()>,
 }
@@ -100,6 +103,7 @@ impl<'w, Q: QueryData, F: QueryFilter> QueryIter<'_, 'w, Q, F> {
         Self {
             candidates,
             data,
+            run: data,
             filter,
             _items: PhantomData,
         }
@@ -118,12 +122,17 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                         return None;
                     }
                     if cursor.next < cursor.known_aligned {
+                        // The known prefix is aligned at the same positions.
+                        self.run = self.data;
                         cursor.chunk_end = cursor.known_aligned.min(cursor.entities.len());
                         cursor.chunk_aligned = true;
                     } else {
                         cursor.chunk_end = (cursor.next + CHUNK).min(cursor.entities.len());
-                        cursor.chunk_aligned =
-                            Q::aligned(&self.data, cursor.entities, cursor.next..cursor.chunk_end);
+                        cursor.chunk_aligned = align::<Q>(
+                            &mut self.run,
+                            cursor.entities,
+                            cursor.next..cursor.chunk_end,
+                        );
                     }
                 }
                 let index = cursor.next;
@@ -133,9 +142,10 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     continue;
                 }
                 if cursor.chunk_aligned {
-                    // SAFETY: the chunk holding `index` is aligned; the entity is
-                    // live (it is in a storage) and yielded once.
-                    return Some(unsafe { Q::fetch_aligned(&self.data, entity, index) });
+                    // SAFETY: the chunk holding `index` is aligned under the
+                    // state's current shifts, unchanged since it was checked; the
+                    // entity is live (it is in a storage) and yielded once.
+                    return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
                 }
                 // SAFETY: the constructor's contract: live, distinct candidates.
                 if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
@@ -201,20 +211,34 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
 
 impl<Q: QueryData, F: QueryFilter> FusedIterator for QueryIter<'_, '_, Q, F> {}
 
+/// Whether the chunk `range` of the driver `entities` is aligned for `Q`: under
+/// the columns' current shifts (the run before it went on), or else after
+/// shifting every column to where it holds the chunk's first entity (a run of
+/// entities spawned together, held at another offset).
+#[inline(always)]
+fn align<Q: QueryData>(data: &mut Q::State<'_>, entities: &[Entity], range: Range<usize>) -> bool {
+    Q::aligned(data, entities, range.clone()) || {
+        Q::realign(data, entities, range.start);
+        Q::aligned(data, entities, range)
+    }
+}
+
 /// Folds `g` over the matches among `entities[range]`, in order.
 ///
 /// Positions below `known_aligned` are aligned without checking (a group keeps
 /// them so). Elsewhere the range is taken in chunks of [`CHUNK`]: aligned chunks
-/// join into runs read as zipped arrays, the others probe sparse indexes.
+/// (at the same positions, or at one offset per column, see [`align`]) join
+/// into runs read as zipped arrays, the others probe sparse indexes.
 ///
 /// # Safety
-/// `entities` is the dense entity array of a storage of the world `data` and
-/// `filter` were built from, `range` lies within it, the first `known_aligned`
-/// positions are aligned for `Q`, and the world stays borrowed as the states
-/// require while the items live; items of distinct entities may be live at once.
+/// `entities` is the dense entity array of a storage of the world `pristine`
+/// and `filter` were built from, `range` lies within it, the first
+/// `known_aligned` positions are aligned for `Q` as `pristine` stands (no
+/// column shifted), and the world stays borrowed as the states require while
+/// the items live; items of distinct entities may be live at once.
 #[inline(always)]
 pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
-    data: &Q::State<'_>,
+    pristine: &Q::State<'_>,
     filter: &F::State<'_>,
     entities: &[Entity],
     range: Range<usize>,
@@ -223,14 +247,20 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
     mut g: impl FnMut(B, Q::Item<'q>) -> B,
 ) -> B {
     let mut acc = init;
+    // This walk's own copy: shifting its columns changes nothing for the
+    // caller or for other parts of a parallel walk.
+    let mut run = *pristine;
+    let data = &mut run;
     let mut start = range.start;
     while start < range.end {
         let mut end = (start + CHUNK).min(range.end);
         let aligned = if start < known_aligned {
+            // The known prefix is aligned at the same positions: no shift.
+            *data = *pristine;
             end = known_aligned.min(range.end);
             true
         } else {
-            Q::aligned(data, entities, start..end)
+            align::<Q>(data, entities, start..end)
         };
         if aligned {
             // Extend the run chunk by chunk, so the loop below is one long
@@ -244,7 +274,9 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
             }
             for (offset, &entity) in entities[start..end].iter().enumerate() {
                 if F::matches_at(filter, entity, entities, start + offset) {
-                    // SAFETY: the run is aligned; live, distinct entities.
+                    // SAFETY: the run is aligned under the shifts it was
+                    // checked with, which stay until the next chunk; live,
+                    // distinct entities.
                     acc = g(acc, unsafe {
                         Q::fetch_aligned(data, entity, start + offset)
                     });

@@ -70,6 +70,12 @@ impl<'w, T: Component> MutColumn<'w, T> {
         &self.column
     }
 
+    /// Shifts the column for a run of the driver (see [`Column::realign`]).
+    #[inline]
+    pub(crate) fn realign(&mut self, driver: &[crate::entity::Entity], at: usize) {
+        self.column.realign(driver, at);
+    }
+
     /// This column as a storage every match must be in.
     #[inline]
     pub(crate) fn required(&self) -> Required<'w> {

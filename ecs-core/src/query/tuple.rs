@@ -64,6 +64,12 @@ macro_rules! tuple_data {
             }
 
             #[inline(always)]
+            fn realign(state: &mut Self::State<'_>, driver: &[Entity], at: usize) {
+                let ($($name,)*) = state;
+                $($name::realign($name, driver, at);)*
+            }
+
+            #[inline(always)]
             unsafe fn fetch_aligned<'q>(
                 state: &Self::State<'_>,
                 entity: Entity,

@@ -9,6 +9,7 @@ use crate::entity::{Entity, EntityMap};
 use crate::util::PanicPayload;
 
 use super::SparseSet;
+use super::sparse_set::StorageHeap;
 
 /// What the world can do with a storage without knowing its component type.
 pub(crate) trait ErasedStorage: Any + Send + Sync {
@@ -17,8 +18,8 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn len(&self) -> usize;
     /// Sparse index pages allocated.
     fn page_count(&self) -> usize;
-    /// Bytes held on the heap.
-    fn heap_bytes(&self) -> usize;
+    /// Bytes held on the heap, by structure.
+    fn heap_bytes(&self) -> StorageHeap;
     /// Removes and drops `entity`'s component. The set is consistent before the
     /// value drops; a panic in its `Drop` is caught and returned, so the caller
     /// can finish its work before resuming it.
@@ -59,7 +60,7 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
     fn page_count(&self) -> usize {
         self.sparse().page_count()
     }
-    fn heap_bytes(&self) -> usize {
+    fn heap_bytes(&self) -> StorageHeap {
         SparseSet::heap_bytes(self)
     }
     fn remove_and_drop(&mut self, entity: Entity) -> Result<(), PanicPayload> {

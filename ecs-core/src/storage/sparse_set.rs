@@ -47,6 +47,19 @@ pub struct SparseSet<T> {
     reorders: u64,
 }
 
+/// The heap bytes of one storage, by structure (capacity, not length).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct StorageHeap {
+    /// The paged sparse index: its page table and pages.
+    pub(crate) sparse: usize,
+    /// The dense entity ids.
+    pub(crate) ids: usize,
+    /// The component values.
+    pub(crate) data: usize,
+    /// The added and changed ticks of a type that tracks changes.
+    pub(crate) ticks: usize,
+}
+
 impl<T> Default for SparseSet<T> {
     fn default() -> Self {
         Self {
@@ -254,12 +267,14 @@ impl<T: Component> SparseSet<T> {
         &self.sparse
     }
 
-    /// Bytes held on the heap: index, entity array, data array, ticks.
-    pub(crate) fn heap_bytes(&self) -> usize {
-        self.sparse.heap_bytes()
-            + self.entities.capacity() * size_of::<Entity>()
-            + self.data.capacity() * size_of::<T>()
-            + (self.added.capacity() + self.changed.capacity()) * size_of::<u64>()
+    /// Bytes held on the heap, by structure: index, entity array, data array, ticks.
+    pub(crate) fn heap_bytes(&self) -> StorageHeap {
+        StorageHeap {
+            sparse: self.sparse.heap_bytes(),
+            ids: self.entities.capacity() * size_of::<Entity>(),
+            data: self.data.capacity() * size_of::<T>(),
+            ticks: (self.added.capacity() + self.changed.capacity()) * size_of::<u64>(),
+        }
     }
 
     /// The added and changed ticks of `entity`'s value, if it has one and

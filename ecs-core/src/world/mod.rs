@@ -34,7 +34,7 @@ pub use entity_ref::{EntityMut, EntityRef};
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
-pub use stats::WorldStats;
+pub use stats::{HeapBreakdown, WorldStats};
 
 use hooks::{Hooks, ObserverHook};
 use observe::Observers;

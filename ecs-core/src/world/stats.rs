@@ -42,8 +42,63 @@ pub struct WorldStats {
     /// Sparse index pages allocated, over all types.
     pub sparse_pages: usize,
     /// Bytes the world holds on the heap for entities and components (capacity,
-    /// not just length), not counting memory the components themselves own.
+    /// not just length), not counting memory the components themselves own:
+    /// the sum of [`heap`](Self::heap).
     pub heap_bytes: usize,
+    /// The same bytes, structure by structure.
+    pub heap: HeapBreakdown,
+}
+
+/// Where a world's heap bytes go, structure by structure (capacity, not
+/// length), for sizing budgets and for seeing what a sparse set costs beyond
+/// the values themselves.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Position(f32, f32);
+///
+/// let mut world = World::new();
+/// world.spawn_batch((0..1_000).map(|i| Position(i as f32, 0.0)));
+/// let heap = world.stats().heap;
+/// assert!(heap.component_data >= 1_000 * size_of::<Position>());
+/// assert!(heap.dense_ids >= 1_000 * size_of::<Entity>());
+/// assert_eq!(heap.total(), world.stats().heap_bytes);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HeapBreakdown {
+    /// The entity allocator: one slot per index ever handed out, and the free list.
+    pub entity_slots: usize,
+    /// The per-entity component masks (which storages an entity is in).
+    pub component_masks: usize,
+    /// Every storage's paged sparse index (entity index -> dense position).
+    pub sparse_indexes: usize,
+    /// Every storage's dense entity ids, beside its values.
+    pub dense_ids: usize,
+    /// The component values themselves.
+    pub component_data: usize,
+    /// The added and changed ticks of types that track changes.
+    pub change_ticks: usize,
+}
+
+impl HeapBreakdown {
+    /// Every structure's bytes together.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let heap = World::new().stats().heap;
+    /// assert_eq!(heap.total(), 0);
+    /// ```
+    pub fn total(&self) -> usize {
+        self.entity_slots
+            + self.component_masks
+            + self.sparse_indexes
+            + self.dense_ids
+            + self.component_data
+            + self.change_ticks
+    }
 }
 
 impl World {
@@ -70,15 +125,25 @@ impl World {
             component_types: 0,
             components: 0,
             sparse_pages: 0,
-            heap_bytes: data.entities.heap_bytes() + data.masks.heap_bytes(),
+            heap_bytes: 0,
+            heap: HeapBreakdown {
+                entity_slots: data.entities.heap_bytes(),
+                component_masks: data.masks.heap_bytes(),
+                ..HeapBreakdown::default()
+            },
         };
         stats.retired_slots = stats.entity_slots - stats.live_entities - stats.free_slots;
         for (_, set) in data.storages.erased() {
             stats.component_types += 1;
             stats.components += set.len();
             stats.sparse_pages += set.page_count();
-            stats.heap_bytes += set.heap_bytes();
+            let heap = set.heap_bytes();
+            stats.heap.sparse_indexes += heap.sparse;
+            stats.heap.dense_ids += heap.ids;
+            stats.heap.component_data += heap.data;
+            stats.heap.change_ticks += heap.ticks;
         }
+        stats.heap_bytes = stats.heap.total();
         stats
     }
 }

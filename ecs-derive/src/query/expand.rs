@@ -204,6 +204,15 @@ fn impl_query_data(
             }
 
             #[inline(always)]
+            fn realign(
+                __ecs_state: &mut Self::State<'_>,
+                __ecs_driver: &[#krate::Entity],
+                __ecs_at: ::core::primitive::usize,
+            ) {
+                #( <#fetched as #qd>::realign(&mut __ecs_state.#index, __ecs_driver, __ecs_at); )*
+            }
+
+            #[inline(always)]
             unsafe fn fetch_aligned<#item_lt>(
                 __ecs_state: &Self::State<'_>,
                 __ecs_entity: #krate::Entity,

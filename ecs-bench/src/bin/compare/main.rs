@@ -197,6 +197,7 @@ fn measure_memory() -> Vec<MemoryResult> {
                 name: contender.name,
                 path: contender.path,
                 bytes,
+                structures: contender.structures(),
             };
             eprintln!(
                 "  {:<16} {:>8.1} bytes per entity",

@@ -75,6 +75,8 @@ pub struct MemoryResult {
     pub path: &'static str,
     /// Net heap bytes the world holds.
     pub bytes: isize,
+    /// The same world's heap bytes by structure, where the library says.
+    pub structures: Vec<(&'static str, usize)>,
 }
 
 impl MemoryResult {
@@ -320,6 +322,27 @@ fn memory_section(out: &mut String, memory: &[MemoryResult]) {
         );
     }
     let _ = writeln!(out);
+    structures_table(out, ours);
+}
+
+/// Where our bytes go, structure by structure, per entity.
+fn structures_table(out: &mut String, ours: &MemoryResult) {
+    if ours.structures.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Ours by structure (`World::stats().heap`: capacity, so it can differ slightly from the \
+         allocator's count):\n\n\
+         | structure | bytes per entity |\n\
+         |---|---:|"
+    );
+    let per_entity = |bytes: usize| bytes as f64 / memory::ENTITIES as f64;
+    for &(name, bytes) in &ours.structures {
+        let _ = writeln!(out, "| {name} | {:.1} |", per_entity(bytes));
+    }
+    let total = ours.structures.iter().map(|&(_, bytes)| bytes).sum();
+    let _ = writeln!(out, "| **total** | **{:.1}** |\n", per_entity(total));
 }
 
 fn footer(out: &mut String) {
@@ -347,8 +370,6 @@ fn footer(out: &mut String) {
          conflicting systems: ours, shipyard and legion keep the order the systems were added in, \
          bevy and specs are given that order explicitly (system sets, dependencies). The \
          `_single_threaded` rows are the same schedule on the calling thread alone.\n\
-         - Not measured yet: serialize_text and serialize_binary need snapshots, which ecs-core \
-         does not have yet. Each will be one new module.\n\
          - The same rows as criterion benches: `cargo bench -p ecs-bench --bench compare \
          --features peers` (ours and ideal only without the feature); the boids frames: \
          `cargo bench -p ecs-bench --bench boids`."

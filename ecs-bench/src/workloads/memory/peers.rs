@@ -4,7 +4,12 @@ use super::*;
 use specs::WorldExt;
 
 pub(super) fn contenders() -> Vec<MemoryContender> {
-    let contender = |name, path, build| MemoryContender { name, path, build };
+    let contender = |name, path, build| MemoryContender {
+        name,
+        path,
+        build,
+        structures: None,
+    };
     vec![
         contender("hecs", "world.spawn_batch", hecs),
         contender("bevy", "world.spawn_batch", bevy),
