@@ -416,19 +416,32 @@ impl Model {
             "stats.components"
         );
         assert_eq!(s.sparse_pages, self.pages.len(), "stats.sparse_pages");
-        // Capacity is at least length: slots (8 bytes), free list (4), pages (32 KiB), and per
-        // type the dense entity ids (8) and values.
-        let floor = self.slots.len() * 8
-            + self.free.len() * 4
-            + self.pages.len() * 4096 * 8
-            + per_type
-                .iter()
-                .map(|(k, n)| n * (8 + k.size()))
-                .sum::<usize>();
-        assert!(
-            s.heap_bytes >= floor,
-            "stats.heap_bytes {} < {floor}",
-            s.heap_bytes
+        // Capacity is at least length: slots (8 bytes), free list (4), pages (16 KiB: 4096
+        // slots of 4 bytes), and per type the dense entity ids (8) and values.
+        let heap = s.heap;
+        let values = per_type.iter().map(|(k, n)| n * k.size()).sum::<usize>();
+        let components = per_type.iter().map(|(_, n)| n).sum::<usize>();
+        let floors = [
+            (
+                heap.entity_slots,
+                self.slots.len() * 8 + self.free.len() * 4,
+                "entity_slots",
+            ),
+            (
+                heap.sparse_indexes,
+                self.pages.len() * 4096 * 4,
+                "sparse_indexes",
+            ),
+            (heap.dense_ids, components * 8, "dense_ids"),
+            (heap.component_data, values, "component_data"),
+        ];
+        for (bytes, floor, structure) in floors {
+            assert!(bytes >= floor, "stats.heap.{structure} {bytes} < {floor}");
+        }
+        assert_eq!(
+            s.heap_bytes,
+            heap.total(),
+            "stats.heap_bytes is the breakdown's total"
         );
         assert_eq!(world.len(), self.live.len(), "len");
         assert_eq!(world.is_empty(), self.live.is_empty(), "is_empty");

@@ -144,19 +144,17 @@ impl<'w, T> Presence<'w, T> {
     /// Whether `entity` holds `T`.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.sparse.get(entity).is_some()
+        self.sparse.get(entity, self.entities).is_some()
     }
 
     /// The dense position of `entity`'s value, if it has one.
     ///
-    /// Checked against the length too: the index and the arrays are kept in
-    /// step by the world, and this one compare makes the raw reads that follow
-    /// safe even if they were not.
+    /// Always within the dense entity array, which is as long as the data
+    /// (the lookup checks the entity found there), so the raw reads that follow
+    /// stay in bounds even if the index and the arrays fell out of step.
     #[inline]
     pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
-        self.sparse
-            .get(entity)
-            .filter(|&dense| dense < self.entities.len())
+        self.sparse.get(entity, self.entities)
     }
 
     /// This storage as one every match must be in.

@@ -77,19 +77,19 @@ impl<T: Component> SparseSet<T> {
     /// Whether `entity` (index and version) holds this component.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.sparse.get(entity).is_some()
+        self.sparse.get(entity, &self.entities).is_some()
     }
 
     #[inline]
     pub(crate) fn get(&self, entity: Entity) -> Option<&T> {
-        let dense = self.sparse.get(entity)?;
+        let dense = self.sparse.get(entity, &self.entities)?;
         Some(&self.data[dense])
     }
 
     /// `entity`'s value, with its changed tick when `T` tracks changes.
     #[inline]
     pub(crate) fn get_mut(&mut self, entity: Entity) -> Option<(&mut T, Option<&mut u64>)> {
-        let dense = self.sparse.get(entity)?;
+        let dense = self.sparse.get(entity, &self.entities)?;
         let changed = if T::TRACK_CHANGES {
             Some(&mut self.changed[dense])
         } else {
@@ -103,7 +103,7 @@ impl<T: Component> SparseSet<T> {
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity, value: T, tick: u64) -> Option<T> {
         let slot = self.sparse.slot_or_alloc(entity.index());
-        if let Some(dense) = slot.get(entity) {
+        if let Some(dense) = slot.get(entity, &self.entities) {
             if T::TRACK_CHANGES {
                 self.changed[dense] = tick;
             }
@@ -142,7 +142,7 @@ impl<T: Component> SparseSet<T> {
     /// Removes `entity`'s component and returns it; the last element fills the hole.
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
-        let dense = self.sparse.take(entity)?;
+        let dense = self.sparse.take(entity, &self.entities)?;
         self.reorders += 1;
         self.entities.swap_remove(dense);
         if T::TRACK_CHANGES {
@@ -210,7 +210,10 @@ impl<T: Component> SparseSet<T> {
         let moved = from.entities.len();
         // Everything that can panic comes first, so the set never holds an
         // entity without its value.
-        u32::try_from(start + moved).expect("a sparse set holds at most 2^32 components");
+        u32::try_from(start + moved)
+            .ok()
+            .filter(|&len| len < u32::MAX)
+            .expect("a sparse set holds fewer than 2^32 - 1 components");
         assert!(
             from.entities.iter().all(|&old| map.get(old).is_some()),
             "every entity of the merged world has a new id"
@@ -220,7 +223,7 @@ impl<T: Component> SparseSet<T> {
             let entity = map.get(old).unwrap_or(old);
             let slot = self.sparse.slot_or_alloc(entity.index());
             debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
-            slot.set(entity, (start + offset) as u32);
+            slot.set((start + offset) as u32);
             self.entities.push(entity);
         }
         if self.data.is_empty() {
@@ -281,7 +284,7 @@ impl<T: Component> SparseSet<T> {
     /// `T` tracks changes.
     #[cfg(test)]
     pub(crate) fn ticks_of(&self, entity: Entity) -> Option<(u64, u64)> {
-        let dense = self.sparse.get(entity)?;
+        let dense = self.sparse.get(entity, &self.entities)?;
         Some((*self.added.get(dense)?, *self.changed.get(dense)?))
     }
 
@@ -300,7 +303,11 @@ impl<T: Component> SparseSet<T> {
             "one pair of ticks per tracked value"
         );
         for (i, &e) in self.entities.iter().enumerate() {
-            assert_eq!(self.sparse.get(e), Some(i), "sparse slot of {e:?}");
+            assert_eq!(
+                self.sparse.get(e, &self.entities),
+                Some(i),
+                "sparse slot of {e:?}"
+            );
         }
     }
 }
@@ -422,7 +429,7 @@ fn append<T>(
     // above, and the slot is written last.
     data.push(value);
     entities.push(entity);
-    slot.set(entity, dense);
+    slot.set(dense);
 }
 
 #[cfg(test)]
