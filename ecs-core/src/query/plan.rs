@@ -85,6 +85,16 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
         shortest = shortest.min(column.entities.len());
     });
     let mut known = shared_group.prefix();
+    // Columns that are the driving storage itself are aligned throughout (a
+    // query of one type, or one whose filters require nothing smaller): the
+    // walk is one run with no chunk checked.
+    let mut all_driver = true;
+    Q::for_each_required(data, &mut |column: Required<'w>| {
+        all_driver &= core::ptr::eq(column.entities, driver.entities);
+    });
+    if all_driver {
+        known = driver.entities.len();
+    }
     // One column at most is aligned with the driver or not read by position;
     // a group covering the whole driver leaves nothing to learn.
     if Q::LEAVES >= 2 && known < driver.entities.len() {
