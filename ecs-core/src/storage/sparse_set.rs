@@ -116,14 +116,17 @@ impl<T: Component> SparseSet<T> {
     /// Appends a component for `entity`, added at `tick`, which must not be in
     /// the set: a freshly allocated entity, whose index every set released on
     /// despawn.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_new(&mut self, entity: Entity, value: T, tick: u64) {
         self.append(entity, value, tick);
     }
 
     /// Appends `entity` and `value` (and its ticks) at the end of the dense
     /// arrays and maps the entity's slot, found empty, to them.
-    #[inline]
+    ///
+    /// Always inlined: a batch spawn runs it once per component per entity,
+    /// and a call per component cost a fifth of the batch.
+    #[inline(always)]
     fn append(&mut self, entity: Entity, value: T, tick: u64) {
         if T::TRACK_CHANGES {
             // First: only growth can panic (capacity overflow), and then the
