@@ -278,11 +278,17 @@ impl<'w, T> Column<'w, T> {
         }
         let mine = self.shifted(range.start)..self.shifted(range.end);
         match (self.presence.entities.get(mine), driver.get(range)) {
-            // A fold, not `==`, so the comparison runs without early exits and vectorises.
-            (Some(mine), Some(theirs)) => mine
-                .iter()
-                .zip(theirs)
-                .fold(true, |same, (a, b)| same & (a.to_bits() == b.to_bits())),
+            // The ends first: a chunk in another order (or a shift that does
+            // not hold) fails there for two loads. Then a fold, not `==`, so the
+            // full comparison runs without early exits and vectorises.
+            (Some(mine), Some(theirs)) => {
+                mine.first() == theirs.first()
+                    && mine.last() == theirs.last()
+                    && mine
+                        .iter()
+                        .zip(theirs)
+                        .fold(true, |same, (a, b)| same & (a.to_bits() == b.to_bits()))
+            }
             _ => false,
         }
     }
