@@ -230,7 +230,7 @@ impl World {
     #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
         self.data.entities.check(entity)?;
-        let Some(id) = self.data.storages.id_of_mut::<T>() else {
+        let Some(id) = self.data.storages.id_of::<T>() else {
             return Err(Error::missing::<T>(entity));
         };
         let removed = if self.observers.follow_removals() {
