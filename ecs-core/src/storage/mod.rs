@@ -54,7 +54,7 @@ impl Drop for Storages {
 
 impl Storages {
     /// The id of `T`, if this world has seen it.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn id_of<T: Component>(&self) -> Option<ComponentId> {
         Some(self.lookup::<T>()?.0)
     }
@@ -62,15 +62,25 @@ impl Storages {
     /// The id of `T`, registering `T` with an empty storage on first sight.
     #[inline]
     pub(crate) fn register<T: Component>(&mut self) -> ComponentId {
-        if let Some(id) = self.id_of::<T>() {
-            return id;
+        self.register_root::<T>().0
+    }
+
+    /// `T`'s id and its storage's root raw pointer (as [`lookup`](Self::lookup)
+    /// gives them), registering `T` with an empty storage on first sight.
+    #[inline]
+    pub(crate) fn register_root<T: Component>(&mut self) -> (ComponentId, NonNull<SparseSet<T>>) {
+        if let Some(found) = self.lookup::<T>() {
+            return found;
         }
         self.register_new::<T>()
     }
 
     #[cold]
-    fn register_new<T: Component>(&mut self) -> ComponentId {
-        self.push_cell(StorageCell::new::<T>(), ComponentInfo::of::<T>)
+    fn register_new<T: Component>(&mut self) -> (ComponentId, NonNull<SparseSet<T>>) {
+        let cell = StorageCell::new::<T>();
+        // The storage stays where it is when the cell moves into `cells`.
+        let root = cell.root().cast();
+        (self.push_cell(cell, ComponentInfo::of::<T>), root)
     }
 
     /// Registers `cell` under the next id, described by `info` of that id.

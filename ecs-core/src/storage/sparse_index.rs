@@ -127,6 +127,7 @@ impl SparseIndex {
         *self.slot_mut(index as usize) = 0;
     }
 
+    #[inline]
     fn slot_mut(&mut self, index: usize) -> &mut u64 {
         let page = self.pages[index >> PAGE_BITS]
             .as_deref_mut()
