@@ -46,8 +46,8 @@ impl Slot {
 /// ```
 ///
 /// Invariants:
-/// - `slots.len()` is a power of two, and at least twice `len` (so a probe
-///   always reaches a vacant slot and ends);
+/// - `slots.len()` is a power of two, at least twice `len` (so a probe
+///   always reaches a vacant slot and ends), and `mask == slots.len() - 1`;
 /// - each type is in at most one slot, reachable from its home slot
 ///   (`hash & mask`) without crossing a vacant slot (nothing is ever removed);
 /// - a slot keyed by `TypeId::of::<T>()` holds the root pointer of the live
@@ -55,6 +55,8 @@ impl Slot {
 ///   only a copy of that cell's root, used under the same borrow rules.
 pub(super) struct TypeIndex {
     slots: Box<[Slot]>,
+    /// `slots.len() - 1`, kept so a lookup masks without a subtraction.
+    mask: usize,
     len: usize,
 }
 
@@ -83,6 +85,7 @@ impl TypeIndex {
         debug_assert!(count.is_power_of_two());
         Self {
             slots: vec![Slot::VACANT; count].into_boxed_slice(),
+            mask: count - 1,
             len: 0,
         }
     }
@@ -93,11 +96,10 @@ impl TypeIndex {
     /// found out of line.
     #[inline]
     pub(super) fn get(&self, type_id: TypeId) -> Option<(ComponentId, NonNull<()>)> {
-        let mask = self.slots.len() - 1;
-        let home = hash(type_id) & mask;
+        let home = hash(type_id) & self.mask;
         debug_assert!(home < self.slots.len());
-        // SAFETY: `home` is masked by `len - 1`, and the length is a nonzero
-        // power of two, so it is in bounds.
+        // SAFETY: `home` is masked by `mask`, which is `slots.len() - 1` for a
+        // nonzero power of two, so it is in bounds.
         let slot = unsafe { self.slots.get_unchecked(home) };
         if slot.type_id == type_id {
             return Some((slot.id, slot.root));
@@ -109,7 +111,7 @@ impl TypeIndex {
     #[cold]
     #[inline(never)]
     fn probe(&self, type_id: TypeId, home: usize) -> Option<(ComponentId, NonNull<()>)> {
-        let mask = self.slots.len() - 1;
+        let mask = self.mask;
         let mut at = home;
         loop {
             let slot = &self.slots[at];
@@ -141,7 +143,7 @@ impl TypeIndex {
 
     /// Writes `slot` into the first vacant slot from its home.
     fn place(&mut self, slot: Slot) {
-        let mask = self.slots.len() - 1;
+        let mask = self.mask;
         let mut at = hash(slot.type_id) & mask;
         while !self.slots[at].is_vacant() {
             at = (at + 1) & mask;
