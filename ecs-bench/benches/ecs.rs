@@ -10,8 +10,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use ecs_bench::harness::{Contender, Timed};
 use ecs_bench::workloads::{
-    add_remove, big_iter, change_detection, commands, empty_systems, frag_iter, heavy_compute,
-    random_get, schedule, schedule_many, simple_insert, simple_iter,
+    add_remove, big_iter, change_detection, commands, despawn_churn, empty_systems, frag_iter,
+    heavy_compute, random_get, schedule, schedule_many, simple_insert, simple_iter,
 };
 
 /// Every bench, in run order: its group, its name, and the contender it times.
@@ -21,6 +21,7 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
     let batch = simple_insert::batch();
     let add_remove = add_remove::workload();
     let random_get = random_get::workload();
+    let despawn_churn = despawn_churn::workload();
     let simple_iter = simple_iter::workload();
     let frag_iter = frag_iter::workload();
     let big_iter = big_iter::workload();
@@ -61,6 +62,11 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             "random_get",
             "query_get_10k_of_100k",
             random_get.contender("ours"),
+        ),
+        (
+            "despawn_churn",
+            "despawn_third_respawn_100k",
+            despawn_churn.contender("ours"),
         ),
         (
             "iteration",

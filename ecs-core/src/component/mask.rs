@@ -46,11 +46,11 @@ impl ComponentMasks {
     /// Records that the entity at `index` now holds every component in `mask`.
     #[inline]
     pub(crate) fn mark_all(&mut self, index: u32, mask: u64) {
-        let index = index as usize;
-        if index >= self.masks.len() {
-            self.grow(index);
+        // One bounds check on the common path: the index is covered.
+        match self.masks.get_mut(index as usize) {
+            Some(held) => *held |= mask,
+            None => self.grow_and_mark(index as usize, mask),
         }
-        self.masks[index] |= mask;
     }
 
     /// Makes room for the masks of indices below `len`, so marking them
@@ -62,8 +62,9 @@ impl ComponentMasks {
     }
 
     #[cold]
-    fn grow(&mut self, index: usize) {
+    fn grow_and_mark(&mut self, index: usize, mask: u64) {
         self.masks.resize(index + 1, 0);
+        self.masks[index] = mask;
     }
 
     /// Records that the entity at `index` no longer holds component `id`.

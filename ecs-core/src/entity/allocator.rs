@@ -166,8 +166,11 @@ impl Entities {
     }
 
     /// Frees a live entity's slot; a dead `entity` is refused, and nothing changes.
+    #[inline]
     pub(crate) fn free(&mut self, entity: Entity) -> Result<(), DeadEntity> {
-        self.settle(|_| {});
+        if *self.reserved.get_mut() != 0 {
+            self.settle(|_| {});
+        }
         self.check(entity)?;
         let slot = &mut self.slots[entity.index() as usize];
         slot.alive = false;

@@ -165,6 +165,12 @@ impl StorageCell {
         self.type_id
     }
 
+    /// A copy of the root pointer, thin: the address of the `SparseSet<T>`
+    /// for the `T` of [`type_id`](Self::type_id).
+    pub(super) fn root(&self) -> NonNull<()> {
+        self.ptr.cast()
+    }
+
     /// The typed pointer, if this cell holds a `SparseSet<T>`.
     #[inline]
     pub(super) fn typed<T: Component>(&self) -> Option<NonNull<SparseSet<T>>> {

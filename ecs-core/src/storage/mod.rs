@@ -4,27 +4,27 @@
 mod cell;
 mod sparse_index;
 mod sparse_set;
+mod type_index;
 
 use core::any::TypeId;
-use core::hash::BuildHasherDefault;
 use core::ptr::NonNull;
-use std::collections::HashMap;
 
 use crate::component::{Component, ComponentId, ComponentInfo};
 use crate::entity::{Entity, EntityMap};
-use crate::util::{DeferredPanic, TypeIdHasher};
+use crate::util::DeferredPanic;
 
 pub(crate) use cell::ErasedStorage;
 use cell::StorageCell;
 pub(crate) use sparse_index::SparseIndex;
 pub(crate) use sparse_set::SparseSet;
+use type_index::TypeIndex;
 
 /// Every component type a world has seen, and its storage.
 ///
 /// `pub` only so the sealed bundle trait can name it; the module is private.
 ///
 /// Invariant: `infos[i]` and `cells[i]` describe the same type, whose `TypeId`
-/// maps to `ComponentId(i)` in `ids`.
+/// maps to `ComponentId(i)` and a copy of `cells[i]`'s root pointer in `index`.
 ///
 /// Pointer provenance, one rule: every pointer that outlives a single call
 /// (query columns, the columns a batch spawn resolves once) is a copy of the
@@ -35,12 +35,9 @@ pub(crate) use sparse_set::SparseSet;
 /// reborrows a storage in the middle of a batch leaves the batch's columns valid.
 #[derive(Default)]
 pub struct Storages {
-    ids: HashMap<TypeId, ComponentId, BuildHasherDefault<TypeIdHasher>>,
+    index: TypeIndex,
     infos: Vec<ComponentInfo>,
     cells: Vec<StorageCell>,
-    /// The type looked up last through `&mut self`: loops that insert or remove
-    /// one type over and over skip the hash map.
-    recent: Option<(TypeId, ComponentId)>,
 }
 
 impl Drop for Storages {
@@ -57,40 +54,47 @@ impl Drop for Storages {
 
 impl Storages {
     /// The id of `T`, if this world has seen it.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn id_of<T: Component>(&self) -> Option<ComponentId> {
-        self.ids.get(&TypeId::of::<T>()).copied()
-    }
-
-    /// The id of `T`, if this world has seen it, through the one-entry cache.
-    #[inline]
-    pub(crate) fn id_of_mut<T: Component>(&mut self) -> Option<ComponentId> {
-        let type_id = TypeId::of::<T>();
-        if let Some((recent, id)) = self.recent
-            && recent == type_id
-        {
-            return Some(id);
-        }
-        let id = self.id_of::<T>()?;
-        self.recent = Some((type_id, id));
-        Some(id)
+        Some(self.lookup::<T>()?.0)
     }
 
     /// The id of `T`, registering `T` with an empty storage on first sight.
     #[inline]
     pub(crate) fn register<T: Component>(&mut self) -> ComponentId {
-        if let Some(id) = self.id_of_mut::<T>() {
-            return id;
+        self.register_root::<T>().0
+    }
+
+    /// `T`'s id and its storage's root raw pointer (as [`lookup`](Self::lookup)
+    /// gives them), registering `T` with an empty storage on first sight.
+    #[inline]
+    pub(crate) fn register_root<T: Component>(&mut self) -> (ComponentId, NonNull<SparseSet<T>>) {
+        if let Some(found) = self.lookup::<T>() {
+            return found;
         }
         self.register_new::<T>()
     }
 
     #[cold]
-    fn register_new<T: Component>(&mut self) -> ComponentId {
+    fn register_new<T: Component>(&mut self) -> (ComponentId, NonNull<SparseSet<T>>) {
+        let cell = StorageCell::new::<T>();
+        // The storage stays where it is when the cell moves into `cells`.
+        let root = cell.root().cast();
+        (self.push_cell(cell, ComponentInfo::of::<T>), root)
+    }
+
+    /// Registers `cell` under the next id, described by `info` of that id.
+    fn push_cell(
+        &mut self,
+        cell: StorageCell,
+        info: impl FnOnce(ComponentId) -> ComponentInfo,
+    ) -> ComponentId {
         let id = ComponentId(u32::try_from(self.cells.len()).expect("too many component types"));
-        self.ids.insert(TypeId::of::<T>(), id);
-        self.infos.push(ComponentInfo::of::<T>(id));
-        self.cells.push(StorageCell::new::<T>());
+        // The cell's root is what the index hands out for its type: the
+        // index's invariant.
+        self.index.insert(cell.type_id(), id, cell.root());
+        self.infos.push(info(id));
+        self.cells.push(cell);
         id
     }
 
@@ -101,8 +105,11 @@ impl Storages {
     /// exclusive `WorldView`).
     #[inline]
     pub(crate) fn lookup<T: Component>(&self) -> Option<(ComponentId, NonNull<SparseSet<T>>)> {
-        let id = self.id_of::<T>()?;
-        Some((id, self.cells[id.index()].typed::<T>()?))
+        let (id, root) = self.index.get(TypeId::of::<T>())?;
+        debug_assert!(self.cells[id.index()].typed::<T>() == Some(root.cast()));
+        // The index keys each root by the type its cell holds: this is the
+        // root of the `SparseSet<T>` (no second type check needed).
+        Some((id, root.cast()))
     }
 
     /// The storage registered as `id`, without its type.
@@ -120,9 +127,9 @@ impl Storages {
         )
     )]
     pub(crate) fn len_of(&self, type_id: TypeId) -> usize {
-        self.ids
-            .get(&type_id)
-            .map_or(0, |&id| self.erased_by_id(id).len())
+        self.index
+            .get(type_id)
+            .map_or(0, |(id, _)| self.erased_by_id(id).len())
     }
 
     /// The storage registered as `id`, without its type, mutably.
@@ -195,8 +202,8 @@ impl Storages {
             cell.erased_mut().map_entities(map);
         }
         for (cell, info) in other.cells.iter_mut().zip(&other.infos) {
-            let id = match self.ids.get(&info.type_id()) {
-                Some(&id) => id,
+            let id = match self.index.get(info.type_id()) {
+                Some((id, _)) => id,
                 None => self.register_like(info, cell.erased().new_empty()),
             };
             let from = cell.erased_mut();
@@ -214,17 +221,13 @@ impl Storages {
         info: &ComponentInfo,
         empty: Box<dyn ErasedStorage>,
     ) -> ComponentId {
-        let id = ComponentId(u32::try_from(self.cells.len()).expect("too many component types"));
         let cell = StorageCell::from_box(empty);
         assert_eq!(
             cell.type_id(),
             info.type_id(),
             "the storage holds the type described"
         );
-        self.ids.insert(info.type_id(), id);
-        self.infos.push(info.with_id(id));
-        self.cells.push(cell);
-        id
+        self.push_cell(cell, |id| info.with_id(id))
     }
 
     /// Number of component types registered.

@@ -138,6 +138,7 @@ impl SparseIndex {
         *self.slot_mut(index as usize) = 0;
     }
 
+    #[inline]
     fn slot_mut(&mut self, index: usize) -> &mut u32 {
         let page = self.pages[index >> PAGE_BITS]
             .as_deref_mut()

@@ -102,6 +102,14 @@ impl<T: Component> SparseSet<T> {
     /// the value it has, as changed at `tick`, and returns the old one.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity, value: T, tick: u64) -> Option<T> {
+        if T::TRACK_CHANGES {
+            // First, as in `append`: only growth can panic, and then the set
+            // is unchanged but for spare capacity.
+            self.added.reserve(1);
+            self.changed.reserve(1);
+        }
+        // One walk to the slot serves both the look for a value to replace
+        // and the append.
         let slot = self.sparse.slot_or_alloc(entity.index());
         if let Some(dense) = slot.get(entity, &self.entities) {
             if T::TRACK_CHANGES {
@@ -109,7 +117,11 @@ impl<T: Component> SparseSet<T> {
             }
             return Some(core::mem::replace(&mut self.data[dense], value));
         }
-        self.append(entity, value, tick);
+        append(slot, &mut self.entities, &mut self.data, entity, value);
+        if T::TRACK_CHANGES {
+            self.added.push(tick);
+            self.changed.push(tick);
+        }
         None
     }
 

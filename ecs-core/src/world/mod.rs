@@ -179,8 +179,10 @@ impl World {
         component: T,
     ) -> Result<Option<T>, Error> {
         self.data.entities.check(entity)?;
-        let id = self.data.storages.register::<T>();
-        let replaced = self.split().1.insert(id, entity, component);
+        let (id, set) = self.data.storages.register_root::<T>();
+        // SAFETY: `register_root` gave `set` as the root of `id`'s storage in
+        // this world's storages, which the funnel borrows.
+        let replaced = unsafe { self.split().1.insert_into(id, set, entity, component) };
         self.dispatch_fired();
         Ok(replaced)
     }
@@ -230,13 +232,15 @@ impl World {
     #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
         self.data.entities.check(entity)?;
-        let Some(id) = self.data.storages.id_of_mut::<T>() else {
+        let Some((id, set)) = self.data.storages.lookup::<T>() else {
             return Err(Error::missing::<T>(entity));
         };
         let removed = if self.observers.follow_removals() {
             self.remove_observed(id, entity)
         } else {
-            self.split().1.remove(id, entity)
+            // SAFETY: `lookup` gave `set` as the root of `id`'s storage in
+            // this world's storages, which the funnel borrows.
+            unsafe { self.split().1.remove_from(id, set, entity) }
         };
         removed.ok_or_else(|| Error::missing::<T>(entity))
     }

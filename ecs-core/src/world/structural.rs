@@ -2,11 +2,13 @@
 //! every entity spawned or despawned passes through here, with the entity's
 //! component mask and every [`StructuralHook`] kept in step.
 
+use core::ptr::NonNull;
+
 use crate::bundle::{Bundle, BundleInfo, ComponentWriter};
 use crate::change::ChangeClock;
 use crate::component::{Component, ComponentId, ComponentMasks, MASKED_COMPONENTS, masked_ids};
 use crate::entity::{Entities, Entity, EntityMap};
-use crate::storage::Storages;
+use crate::storage::{SparseSet, Storages};
 use crate::util::DeferredPanic;
 
 use super::hooks::{Hooks, StructuralHook};
@@ -36,13 +38,37 @@ impl Structural<'_> {
         entity: Entity,
         value: T,
     ) -> Option<T> {
+        let set = self.storages.root::<T>(id);
+        // SAFETY: `root` checked that `set` is the root of `id`'s storage, a
+        // `SparseSet<T>`, in `self.storages`.
+        unsafe { self.insert_into(id, set, entity, value) }
+    }
+
+    /// [`insert`](Self::insert), with `T`'s storage already found (by
+    /// `Storages::register_root`), so no second type check is made.
+    ///
+    /// # Safety
+    /// `set` is the root pointer of the storage registered as `id` in
+    /// `self.storages` (a `SparseSet<T>`).
+    #[inline]
+    pub(crate) unsafe fn insert_into<T: Component>(
+        &mut self,
+        id: ComponentId,
+        mut set: NonNull<SparseSet<T>>,
+        entity: Entity,
+        value: T,
+    ) -> Option<T> {
+        debug_assert!(self.storages.root::<T>(id) == set);
         // An untracked storage ignores the tick: the branch compiles away.
         let tick = if T::TRACK_CHANGES {
             self.clock.advance()
         } else {
             0
         };
-        let replaced = self.storages.typed_mut::<T>(id).insert(entity, value, tick);
+        // SAFETY: `set` is `T`'s live storage in `self.storages` (caller's
+        // contract), which `self` borrows mutably, so this `&mut`, dropped
+        // before the hooks reborrow the storages, is the only reference to it.
+        let replaced = unsafe { set.as_mut() }.insert(entity, value, tick);
         if replaced.is_none() {
             self.masks.mark(entity.index(), id);
             if !self.hooks.is_idle() {
@@ -148,10 +174,33 @@ impl Structural<'_> {
     /// Takes component `id` (which must be `T`'s) away from the live `entity`.
     #[inline]
     pub(crate) fn remove<T: Component>(&mut self, id: ComponentId, entity: Entity) -> Option<T> {
+        let set = self.storages.root::<T>(id);
+        // SAFETY: `root` checked that `set` is the root of `id`'s storage, a
+        // `SparseSet<T>`, in `self.storages`.
+        unsafe { self.remove_from(id, set, entity) }
+    }
+
+    /// Takes component `id` away from the live `entity`; `set` is its storage.
+    ///
+    /// # Safety
+    /// `set` is the root pointer of the storage registered as `id` in
+    /// `self.storages` (a `SparseSet<T>`), as `Storages::lookup` gives it.
+    #[inline]
+    pub(crate) unsafe fn remove_from<T: Component>(
+        &mut self,
+        id: ComponentId,
+        mut set: NonNull<SparseSet<T>>,
+        entity: Entity,
+    ) -> Option<T> {
+        debug_assert!(self.storages.root::<T>(id) == set);
         if !self.hooks.is_idle() {
             self.hooks.before_remove(id, entity, self.storages);
         }
-        let removed = self.storages.typed_mut::<T>(id).remove(entity);
+        // SAFETY: `set` is `T`'s live storage in `self.storages` (caller's
+        // contract), which `self` borrows mutably; the hooks' reborrow has
+        // ended, so this `&mut` is the only reference to it. (A group hook
+        // may have moved the entity inside the storage, never the storage.)
+        let removed = unsafe { set.as_mut() }.remove(entity);
         if removed.is_some() {
             self.masks.unmark(entity.index(), id);
         }
