@@ -85,6 +85,13 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             "ideal_frag_iter_26x20",
             frag_iter.contender("ideal"),
         ),
+        // Three queries over storages holding the same runs of entities at
+        // different offsets, no group: the iterator's offset runs.
+        (
+            "iteration",
+            "offset_runs_3_queries_40k",
+            schedule.contender("ours_by_hand"),
+        ),
         (
             "systems",
             "schedule_3_systems_40k",
