@@ -15,6 +15,9 @@ pub const ENTITIES: usize = 100_000;
 pub const PAYLOAD_BYTES: usize =
     size_of::<Transform>() + size_of::<Position>() + size_of::<Rotation>() + size_of::<Velocity>();
 
+/// A world's heap bytes by structure: (structure, bytes).
+pub type Structures = Vec<(&'static str, usize)>;
+
 /// One library's memory figure: how to build its world.
 #[derive(Clone, Copy)]
 pub struct MemoryContender {
@@ -24,7 +27,7 @@ pub struct MemoryContender {
     pub path: &'static str,
     build: fn() -> Box<dyn Any>,
     /// Where the bytes go, structure by structure, for a library that says.
-    structures: Option<fn() -> Vec<(&'static str, usize)>>,
+    structures: Option<fn() -> Structures>,
 }
 
 impl MemoryContender {
@@ -36,7 +39,7 @@ impl MemoryContender {
 
     /// The same world's heap bytes by structure (name, bytes), where the
     /// library reports them; empty otherwise.
-    pub fn structures(&self) -> Vec<(&'static str, usize)> {
+    pub fn structures(&self) -> Structures {
         self.structures
             .map_or_else(Vec::new, |structures| structures())
     }
@@ -90,7 +93,7 @@ fn ours() -> Box<dyn Any> {
 }
 
 /// Ours, the same world, by structure as `World::stats` reports it.
-fn ours_by_structure() -> Vec<(&'static str, usize)> {
+fn ours_by_structure() -> Structures {
     let world = ours();
     let world = world
         .downcast_ref::<ecs_core::World>()

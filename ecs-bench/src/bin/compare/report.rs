@@ -76,7 +76,7 @@ pub struct MemoryResult {
     /// Net heap bytes the world holds.
     pub bytes: isize,
     /// The same world's heap bytes by structure, where the library says.
-    pub structures: Vec<(&'static str, usize)>,
+    pub structures: memory::Structures,
 }
 
 impl MemoryResult {
