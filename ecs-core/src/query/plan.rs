@@ -79,22 +79,20 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
         };
     };
     // Positions below `known_aligned` are read by index from every column of
-    // `Q`: never past the shortest of them.
+    // `Q`: never past the shortest of them. Columns that are the driving
+    // storage itself are aligned throughout (a query of one type, or one whose
+    // filters require nothing smaller): the walk is one run, no chunk checked.
     let mut shortest = usize::MAX;
-    Q::for_each_required(data, &mut |column: Required<'w>| {
-        shortest = shortest.min(column.entities.len());
-    });
-    let mut known = shared_group.prefix();
-    // Columns that are the driving storage itself are aligned throughout (a
-    // query of one type, or one whose filters require nothing smaller): the
-    // walk is one run with no chunk checked.
     let mut all_driver = true;
     Q::for_each_required(data, &mut |column: Required<'w>| {
+        shortest = shortest.min(column.entities.len());
         all_driver &= core::ptr::eq(column.entities, driver.entities);
     });
-    if all_driver {
-        known = driver.entities.len();
-    }
+    let mut known = if all_driver {
+        driver.entities.len()
+    } else {
+        shared_group.prefix()
+    };
     // One column at most is aligned with the driver or not read by position;
     // a group covering the whole driver leaves nothing to learn.
     if Q::LEAVES >= 2 && known < driver.entities.len() {

@@ -34,15 +34,13 @@ impl SparseIndex {
     }
 }
 
-/// The slot value for dense position `dense`.
-///
-/// # Panics
-/// At `u32::MAX`: a set holds fewer components than that.
+/// The slot value for dense position `dense`, which is below `u32::MAX`: a
+/// set holds at most `u32::MAX` values (`SparseSet` checks that before it
+/// grows), so its positions stop one short.
 #[inline]
 fn pack(dense: u32) -> u32 {
-    dense
-        .checked_add(1)
-        .expect("a sparse set holds fewer than 2^32 - 1 components")
+    debug_assert!(dense < u32::MAX, "a dense position below the set's limit");
+    dense.wrapping_add(1)
 }
 
 /// The dense position a slot maps `entity` to, if it maps that exact entity:

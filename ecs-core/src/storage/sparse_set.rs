@@ -102,56 +102,45 @@ impl<T: Component> SparseSet<T> {
     /// the value it has, as changed at `tick`, and returns the old one.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity, value: T, tick: u64) -> Option<T> {
-        if T::TRACK_CHANGES {
-            // First, as in `append`: only growth can panic, and then the set
-            // is unchanged but for spare capacity.
-            self.added.reserve(1);
-            self.changed.reserve(1);
-        }
+        let Self {
+            sparse,
+            entities,
+            data,
+            added,
+            changed,
+            ..
+        } = self;
         // One walk to the slot serves both the look for a value to replace
         // and the append.
-        let slot = self.sparse.slot_or_alloc(entity.index());
-        if let Some(dense) = slot.get(entity, &self.entities) {
+        let slot = sparse.slot_or_alloc(entity.index());
+        if let Some(dense) = slot.get(entity, entities) {
             if T::TRACK_CHANGES {
-                self.changed[dense] = tick;
+                changed[dense] = tick;
             }
-            return Some(core::mem::replace(&mut self.data[dense], value));
+            return Some(core::mem::replace(&mut data[dense], value));
         }
-        append(slot, &mut self.entities, &mut self.data, entity, value);
-        if T::TRACK_CHANGES {
-            self.added.push(tick);
-            self.changed.push(tick);
-        }
+        append(slot, entities, data, (added, changed), entity, value, tick);
         None
     }
 
     /// Appends a component for `entity`, added at `tick`, which must not be in
     /// the set: a freshly allocated entity, whose index every set released on
     /// despawn.
-    #[inline(always)]
-    pub(crate) fn push_new(&mut self, entity: Entity, value: T, tick: u64) {
-        self.append(entity, value, tick);
-    }
-
-    /// Appends `entity` and `value` (and its ticks) at the end of the dense
-    /// arrays and maps the entity's slot, found empty, to them.
     ///
     /// Always inlined: a batch spawn runs it once per component per entity,
     /// and a call per component cost a fifth of the batch.
     #[inline(always)]
-    fn append(&mut self, entity: Entity, value: T, tick: u64) {
-        if T::TRACK_CHANGES {
-            // First: only growth can panic (capacity overflow), and then the
-            // set is unchanged but for spare capacity.
-            self.added.reserve(1);
-            self.changed.reserve(1);
-        }
-        let slot = self.sparse.slot_or_alloc(entity.index());
-        append(slot, &mut self.entities, &mut self.data, entity, value);
-        if T::TRACK_CHANGES {
-            self.added.push(tick);
-            self.changed.push(tick);
-        }
+    pub(crate) fn push_new(&mut self, entity: Entity, value: T, tick: u64) {
+        let Self {
+            sparse,
+            entities,
+            data,
+            added,
+            changed,
+            ..
+        } = self;
+        let slot = sparse.slot_or_alloc(entity.index());
+        append(slot, entities, data, (added, changed), entity, value, tick);
     }
 
     /// Removes `entity`'s component and returns it; the last element fills the hole.
@@ -225,10 +214,7 @@ impl<T: Component> SparseSet<T> {
         let moved = from.entities.len();
         // Everything that can panic comes first, so the set never holds an
         // entity without its value.
-        u32::try_from(start + moved)
-            .ok()
-            .filter(|&len| len < u32::MAX)
-            .expect("a sparse set holds fewer than 2^32 - 1 components");
+        assert_fits(start + moved);
         assert!(
             from.entities.iter().all(|&old| map.get(old).is_some()),
             "every entity of the merged world has a new id"
@@ -425,26 +411,48 @@ impl<T> SparseSet<T> {
     }
 }
 
-/// Appends `entity` and `value` at the end of the dense arrays and maps `slot`
-/// (the entity's, found empty) to them.
-#[inline]
-fn append<T>(
+/// Panics unless a set may hold `len` values: a sparse slot stores a dense
+/// position plus one in a `u32`.
+#[inline(always)]
+fn assert_fits(len: usize) {
+    assert!(
+        len <= u32::MAX as usize,
+        "too many components of one type: a storage holds at most 4,294,967,295"
+    );
+}
+
+/// Appends `entity`, `value` and, for a tracked `T`, its `(added, changed)`
+/// ticks at `tick` to the end of the dense arrays, and maps `slot` (the
+/// entity's, found empty) to them: the one way a value joins a set.
+#[inline(always)]
+fn append<T: Component>(
     slot: SparseSlot<'_>,
     entities: &mut Vec<Entity>,
     data: &mut Vec<T>,
+    (added, changed): (&mut Vec<u64>, &mut Vec<u64>),
     entity: Entity,
     value: T,
+    tick: u64,
 ) {
     // The index holds at most one entity per slot index, and the world removes
     // an entity from every set before its index is reused.
     debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
-    let dense = u32::try_from(entities.len()).expect("a sparse set holds at most 2^32 components");
-    // Data first: only its growth can panic (capacity overflow), and then nothing
-    // has changed yet. The entity array cannot overflow before the u32 limit
-    // above, and the slot is written last.
+    assert_fits(entities.len() + 1);
+    // Everything that can panic comes first: the limit, then growth (capacity
+    // overflow), data before the entity array, which cannot overflow before
+    // the limit. The slot is written last, and the ticks' pushes cannot fail.
+    if T::TRACK_CHANGES {
+        added.reserve(1);
+        changed.reserve(1);
+    }
+    let dense = entities.len() as u32;
     data.push(value);
     entities.push(entity);
     slot.set(dense);
+    if T::TRACK_CHANGES {
+        added.push(tick);
+        changed.push(tick);
+    }
 }
 
 #[cfg(test)]

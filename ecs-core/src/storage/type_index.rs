@@ -47,16 +47,14 @@ impl Slot {
 ///
 /// Invariants:
 /// - `slots.len()` is a power of two, at least twice `len` (so a probe
-///   always reaches a vacant slot and ends), and `mask == slots.len() - 1`;
+///   always reaches a vacant slot and ends);
 /// - each type is in at most one slot, reachable from its home slot
-///   (`hash & mask`) without crossing a vacant slot (nothing is ever removed);
+///   (`hash & (slots.len() - 1)`) without crossing a vacant slot (nothing is ever removed);
 /// - a slot keyed by `TypeId::of::<T>()` holds the root pointer of the live
 ///   `SparseSet<T>` the owning `Storages` registered for `T`. The pointer is
 ///   only a copy of that cell's root, used under the same borrow rules.
 pub(super) struct TypeIndex {
     slots: Box<[Slot]>,
-    /// `slots.len() - 1`, kept so a lookup masks without a subtraction.
-    mask: usize,
     len: usize,
 }
 
@@ -85,9 +83,15 @@ impl TypeIndex {
         debug_assert!(count.is_power_of_two());
         Self {
             slots: vec![Slot::VACANT; count].into_boxed_slice(),
-            mask: count - 1,
             len: 0,
         }
+    }
+
+    /// What a hash is masked with to land in the table: its length is a
+    /// power of two.
+    #[inline]
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
     }
 
     /// The id and storage root of `type_id`, if registered.
@@ -96,10 +100,10 @@ impl TypeIndex {
     /// found out of line.
     #[inline]
     pub(super) fn get(&self, type_id: TypeId) -> Option<(ComponentId, NonNull<()>)> {
-        let home = hash(type_id) & self.mask;
+        let home = hash(type_id) & self.mask();
         debug_assert!(home < self.slots.len());
-        // SAFETY: `home` is masked by `mask`, which is `slots.len() - 1` for a
-        // nonzero power of two, so it is in bounds.
+        // SAFETY: `home` is masked by `slots.len() - 1`, so it is at most
+        // that, and the table is never empty: in bounds.
         let slot = unsafe { self.slots.get_unchecked(home) };
         if slot.type_id == type_id {
             return Some((slot.id, slot.root));
@@ -111,7 +115,7 @@ impl TypeIndex {
     #[cold]
     #[inline(never)]
     fn probe(&self, type_id: TypeId, home: usize) -> Option<(ComponentId, NonNull<()>)> {
-        let mask = self.mask;
+        let mask = self.mask();
         let mut at = home;
         loop {
             let slot = &self.slots[at];
@@ -143,7 +147,7 @@ impl TypeIndex {
 
     /// Writes `slot` into the first vacant slot from its home.
     fn place(&mut self, slot: Slot) {
-        let mask = self.mask;
+        let mask = self.mask();
         let mut at = hash(slot.type_id) & mask;
         while !self.slots[at].is_vacant() {
             at = (at + 1) & mask;
