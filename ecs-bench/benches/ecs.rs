@@ -45,6 +45,11 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
         ),
         (
             "add_remove",
+            "view_insert_then_remove_10k",
+            add_remove.contender("ours_view"),
+        ),
+        (
+            "add_remove",
             "insert_then_remove_10k_observers_elsewhere",
             add_remove.contender("ours_observers_elsewhere"),
         ),
@@ -57,6 +62,11 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             "random_get",
             "world_get_10k_of_100k",
             random_get::world_get(),
+        ),
+        (
+            "random_get",
+            "view_get_10k_of_100k",
+            random_get.contender("ours_view"),
         ),
         (
             "random_get",

@@ -94,7 +94,8 @@ pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use world::{
     CommandQueue, Commands, ComponentInspection, EntityInspection, EntityMut, EntityRef,
-    HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, World, WorldInspection, WorldStats,
+    HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, View, ViewMut, World,
+    WorldInspection, WorldStats,
 };
 
 /// Proof, checked at compile time, that worlds and ids cross threads.

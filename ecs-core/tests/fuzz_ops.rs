@@ -280,7 +280,7 @@ fn random_streams_reach_every_operation() {
         return;
     }
     let mut coverage: BTreeMap<String, usize> = BTreeMap::new();
-    for seed in 0..24 {
+    for seed in 0..32 {
         let bytes = pseudo_random_bytes(0x9e37_79b9_7f4a_7c15 ^ seed, 4096, seed % 2 == 0);
         let mut h = Harness::with_coverage();
         h.run(&decode(&bytes));
@@ -323,6 +323,8 @@ fn random_streams_reach_every_operation() {
         "Clear/-",
         "Stats/-",
         "batch/big",
+        "ViewMut/-",
+        "View/-",
     ] {
         expected.push(kind.to_owned());
     }
@@ -338,6 +340,9 @@ fn random_streams_reach_every_operation() {
         "Despawn",
     ] {
         expected.push(format!("handle.{hop}"));
+    }
+    for step in ["Insert", "Remove", "Get", "GetMut", "Contains"] {
+        expected.push(format!("view.{step}"));
     }
     for shape in 0..SHAPES {
         for method in 0..METHODS {

@@ -769,3 +769,31 @@ fn observers_work_beside_groups() -> Result<(), Error> {
     assert_eq!(world.query::<(&Health, &Speed)>().iter().count(), 1);
     Ok(())
 }
+
+/// A command that replaces the whole world while observers' commands are
+/// applied leaves the new world working, its observer depth included.
+#[test]
+fn an_observer_command_may_replace_the_world() {
+    #[derive(Component)]
+    struct Trigger;
+    #[derive(Component, Debug, PartialEq)]
+    struct Marker(u8);
+
+    let mut world = World::new();
+    world.observe(|_: OnAdd<Trigger>, mut commands: Commands| {
+        commands.add(|world: &mut World| *world = World::new());
+    });
+    let e = world.spawn(());
+    world.insert(e, Trigger).unwrap();
+    assert!(world.is_empty());
+    // The fresh world runs its own observers, nested ones included.
+    world.observe(|t: OnAdd<Marker>, mut commands: Commands| {
+        commands.insert(t.entity(), Trigger);
+    });
+    world.observe(|t: OnAdd<Trigger>, mut commands: Commands| {
+        commands.insert(t.entity(), Marker(2));
+    });
+    let f = world.spawn(Marker(1));
+    assert!(world.contains::<Trigger>(f));
+    assert_eq!(world.get::<Marker>(f), Ok(&Marker(2)));
+}

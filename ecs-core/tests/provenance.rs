@@ -130,3 +130,30 @@ fn mut_items_beside_a_change_filter_of_the_same_storage() {
     let (healths, _) = grouped.slices().unwrap();
     healths[0].0 = 1;
 }
+
+/// A typed view keeps its storage's root pointer across calls; the group
+/// hook reborrows the same storages inside each insert and remove, and an
+/// observer's command writes the viewed storage between two of the view's
+/// calls. Every value read back is the one written.
+#[test]
+fn a_typed_view_across_group_swaps_and_observer_commands() {
+    let mut world = World::new();
+    world.group::<(Position, Velocity)>().unwrap();
+    world.observe(|t: OnAdd<Name>, mut commands: Commands| {
+        commands.insert(t.entity(), Velocity(7.0));
+    });
+    let ids = world.spawn_batch((0..6).map(|i| Position(i as f32)));
+    let mut v = world.view_mut::<Velocity>();
+    for (i, &e) in ids.iter().enumerate().step_by(2) {
+        v.insert(e, Velocity(i as f32)).unwrap();
+    }
+    let held = v.get(ids[4]).unwrap();
+    assert_eq!(held, &Velocity(4.0));
+    v.get_mut(ids[2]).unwrap().0 += 0.5;
+    assert_eq!(v.remove(ids[0]).unwrap(), Velocity(0.0));
+    world.insert(ids[1], Name("one".into())).unwrap();
+    let v = world.view::<Velocity>();
+    assert_eq!(v.get(ids[1]).unwrap(), &Velocity(7.0));
+    assert_eq!(v.get(ids[2]).unwrap(), &Velocity(2.5));
+    assert_eq!(v.len(), 3);
+}

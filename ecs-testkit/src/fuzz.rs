@@ -24,7 +24,7 @@
 
 use crate::bundle::{Hint, Spec};
 use crate::component::{Pos, Tracked, Value, Which, bump_char};
-use crate::harness::{HandleOp, Harness, Op, Target};
+use crate::harness::{HandleOp, Harness, Op, Target, ViewStep};
 
 /// Longest program decoded from one input.
 pub const MAX_OPS: usize = 2048;
@@ -152,6 +152,16 @@ impl Reader<'_> {
         }
     }
 
+    fn view_step(&mut self) -> ViewStep {
+        match self.u8() % 5 {
+            0 => ViewStep::Insert(self.target(), self.u8()),
+            1 => ViewStep::Remove(self.target()),
+            2 => ViewStep::Get(self.target()),
+            3 => ViewStep::GetMut(self.target(), self.u8()),
+            _ => ViewStep::Contains(self.target()),
+        }
+    }
+
     fn handle_op(&mut self) -> HandleOp {
         match self.u8() % 10 {
             0 => HandleOp::Get(self.which()),
@@ -207,6 +217,16 @@ impl Reader<'_> {
             },
             28 => Op::Bits(self.u64()),
             29 => Op::Probe(self.target()),
+            30 => {
+                let w = self.which();
+                if self.u8().is_multiple_of(2) {
+                    let n = self.u8() % 8;
+                    Op::ViewMut(w, (0..n).map(|_| self.view_step()).collect())
+                } else {
+                    let n = self.u8() % 6;
+                    Op::View(w, (0..n).map(|_| self.target()).collect())
+                }
+            }
             // Groups are for good, so declaring one is rare: about once in 500 ops.
             32 if self.u8() < 16 => Op::Group(self.u8()),
             33 => Op::Slices(self.u8(), self.u8()),

@@ -162,6 +162,33 @@ pub enum HandleOp {
     Despawn,
 }
 
+/// An operation through one typed view (`World::view_mut::<T>()`), the type
+/// being the op's.
+#[derive(Clone, Debug)]
+pub enum ViewStep {
+    /// `insert(e, value)`, the value derived from the seed for the view's type
+    Insert(Target, u8),
+    /// `remove(e)`
+    Remove(Target),
+    /// `get(e)`
+    Get(Target),
+    /// `get_mut(e)` and a change through it
+    GetMut(Target, u8),
+    /// `contains(e)`, with `len()` and `is_empty()`
+    Contains(Target),
+}
+
+/// A value of the component type `w` derived from `seed`.
+pub fn value_of(w: Which, seed: u8) -> Value {
+    match w {
+        Which::Pos => Value::Pair(i32::from(seed), -i32::from(seed)),
+        Which::Name => Value::Text(format!("v{seed}")),
+        Which::Items => Value::List(vec![u16::from(seed)]),
+        Which::Tracked => Value::U32(u32::from(seed)),
+        Which::Tag | Which::Count | Which::Mark => Value::Unit,
+    }
+}
+
 /// The contents of an entity built from parts: with all four data types, `spawn` of those as
 /// one bundle and `insert_bundle` of the tags; otherwise `spawn(())` and one `insert` each.
 #[derive(Clone, Debug, Default)]
@@ -249,6 +276,10 @@ pub enum Op {
     EntityMut(Target, Vec<HandleOp>),
     /// `components_of`
     ComponentsOf(Target),
+    /// `view_mut::<T>()` and a sequence of operations through it
+    ViewMut(Which, Vec<ViewStep>),
+    /// `view::<T>()` and `get` / `contains` / `len` through it for each target
+    View(Which, Vec<Target>),
     /// `clear`
     Clear,
     /// The query of shape `shape % OP_SHAPES`, read or written by one method
@@ -446,6 +477,15 @@ impl Harness {
         if let (Op::SpawnBatch(_, 255, _), false) = (op, self.big_done) {
             keys.push("batch/big".to_owned());
         }
+        if let Op::ViewMut(_, steps) = op {
+            for step in steps {
+                let name = format!("{step:?}");
+                keys.push(format!(
+                    "view.{}",
+                    name.split('(').next().unwrap_or_default()
+                ));
+            }
+        }
         if let Op::EntityMut(_, handle_ops) = op {
             for hop in handle_ops {
                 let name = format!("{hop:?}");
@@ -593,6 +633,12 @@ impl Harness {
             Op::EntityMut(t, handle_ops) => {
                 let e = t.resolve(model);
                 run_entity_mut(world, model, e, handle_ops, types);
+            }
+            Op::ViewMut(w, steps) => {
+                with_type!(*w, T => run_view_mut::<T>(world, model, *w, steps));
+            }
+            Op::View(w, targets) => {
+                with_type!(*w, T => check_view::<T>(world, model, *w, targets));
             }
             Op::ComponentsOf(t) => {
                 let e = t.resolve(model);
@@ -837,6 +883,85 @@ fn check_entity_ref(world: &World, model: &Model, e: Entity, types: &[Which]) {
             }
             assert_eq!(model.info_names(r.components()), model.names(e));
         }
+    }
+}
+
+fn run_view_mut<T: Generate>(world: &mut World, model: &mut Model, w: Which, steps: &[ViewStep]) {
+    // A view registers its type, as `insert` does on first use.
+    model.register(&[w.key()]);
+    let mut view = world.view_mut::<T>();
+    for step in steps {
+        match step {
+            ViewStep::Insert(t, seed) => {
+                let e = t.resolve(model);
+                let value = value_of(w, *seed);
+                let got = view
+                    .insert(e, T::make(&value))
+                    .map(|old| old.map(|c| c.mirror()));
+                let expected = model
+                    .check(e)
+                    .map(|()| model.insert(e, w.key(), value.clone()));
+                assert_eq!(got, expected, "ViewMut::insert({e:?}, {value:?})");
+            }
+            ViewStep::Remove(t) => {
+                let e = t.resolve(model);
+                let got = view.remove(e).map(|c| c.mirror());
+                let expected = model.lookup(e, w.key());
+                if expected.is_ok() {
+                    model.remove(e, w.key());
+                }
+                assert_eq!(got, expected, "ViewMut::<{w:?}>::remove({e:?})");
+            }
+            ViewStep::Get(t) => {
+                let e = t.resolve(model);
+                let got = view.get(e).map(Mirror::mirror);
+                assert_eq!(
+                    got,
+                    model.lookup(e, w.key()),
+                    "ViewMut::<{w:?}>::get({e:?})"
+                );
+            }
+            ViewStep::GetMut(t, k) => {
+                let e = t.resolve(model);
+                let got = view.get_mut(e).map(|mut c| {
+                    c.bump(*k);
+                    c.mirror()
+                });
+                let expected = bump_in_model(model, e, w, *k);
+                assert_eq!(got, expected, "ViewMut::<{w:?}>::get_mut({e:?})");
+            }
+            ViewStep::Contains(t) => {
+                let e = t.resolve(model);
+                let expected = model.lookup(e, w.key()).is_ok();
+                assert_eq!(
+                    view.contains(e),
+                    expected,
+                    "ViewMut::<{w:?}>::contains({e:?})"
+                );
+                assert_eq!(view.len(), model.count(w.key()), "ViewMut::<{w:?}>::len");
+                assert_eq!(view.is_empty(), model.count(w.key()) == 0);
+            }
+        }
+    }
+}
+
+fn check_view<T: Generate>(world: &World, model: &Model, w: Which, targets: &[Target]) {
+    let view = world.view::<T>();
+    assert_eq!(view.len(), model.count(w.key()), "View::<{w:?}>::len");
+    assert_eq!(view.is_empty(), model.count(w.key()) == 0);
+    for t in targets {
+        let e = t.resolve(model);
+        let expected = model.lookup(e, w.key());
+        assert_eq!(
+            view.get(e).map(Mirror::mirror),
+            expected,
+            "View::<{w:?}>::get({e:?})"
+        );
+        assert_eq!(
+            view.contains(e),
+            expected.is_ok(),
+            "View::<{w:?}>::contains({e:?})"
+        );
     }
 }
 

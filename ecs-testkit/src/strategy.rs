@@ -10,7 +10,7 @@ use proptest::prelude::*;
 
 use crate::bundle::Spec;
 use crate::component::{Count, Items, Name, Pos, Value, Which};
-use crate::harness::{Assembly, HandleOp, Op, SWEEP_SHAPES, Target};
+use crate::harness::{Assembly, HandleOp, Op, SWEEP_SHAPES, Target, ViewStep};
 
 /// A proptest config running `cases` from the environment variable `var`
 /// (`ECS_MODEL_CASES`, `ECS_FUZZ_CASES`), else `default`; no failure files
@@ -113,9 +113,19 @@ fn handle_op() -> impl Strategy<Value = HandleOp> {
     ]
 }
 
+fn view_step() -> impl Strategy<Value = ViewStep> {
+    prop_oneof![
+        3 => (target(), any::<u8>()).prop_map(|(t, seed)| ViewStep::Insert(t, seed)),
+        2 => target().prop_map(ViewStep::Remove),
+        2 => target().prop_map(ViewStep::Get),
+        2 => (target(), any::<u8>()).prop_map(|(t, k)| ViewStep::GetMut(t, k)),
+        1 => target().prop_map(ViewStep::Contains),
+    ]
+}
+
 /// One entity operation: spawn, spawn_batch, despawn, insert, insert_bundle, remove, get,
 /// get_mut, contains, is_alive, components_of, `entity`, `entity_mut` with handle operations,
-/// clear.
+/// typed views (`view_mut` with a sequence of operations, `view` with reads), clear.
 pub fn entity_op() -> impl Strategy<Value = Op> {
     prop_oneof![
         10 => components().prop_map(Op::Spawn),
@@ -131,6 +141,8 @@ pub fn entity_op() -> impl Strategy<Value = Op> {
         2 => target().prop_map(Op::ComponentsOf),
         2 => target().prop_map(Op::EntityRef),
         4 => (target(), vec(handle_op(), 0..6)).prop_map(|(t, h)| Op::EntityMut(t, h)),
+        3 => (which(), vec(view_step(), 0..8)).prop_map(|(w, s)| Op::ViewMut(w, s)),
+        2 => (which(), vec(target(), 0..6)).prop_map(|(w, t)| Op::View(w, t)),
         1 => Just(Op::Clear),
     ]
 }

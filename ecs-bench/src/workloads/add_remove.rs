@@ -20,6 +20,10 @@ pub fn workload() -> Workload {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "Vec<Option<Extra>>"),
                 Contender::of::<Ours>("ours", "world.insert / world.remove"),
+                Contender::of::<OursView>(
+                    "ours_view",
+                    "world.view_mut::<Extra>(): insert / remove",
+                ),
                 Contender::of::<Ours<OBSERVERS_ELSEWHERE>>(
                     "ours_observers_elsewhere",
                     "as ours; OnAdd / OnRemove observers on another type",
@@ -128,6 +132,29 @@ impl<const OBSERVERS: u8> Bench for Ours<OBSERVERS> {
             self.world.query_ref::<&Position>().iter().count(),
             self.world.query_ref::<&Extra>().iter().count(),
         )
+    }
+}
+
+/// Ours through a typed view: `Extra`'s storage found once per loop.
+struct OursView(Ours);
+
+impl Bench for OursView {
+    fn setup() -> Self {
+        Self(Ours::setup())
+    }
+
+    fn run(&mut self) {
+        let mut extras = self.0.world.view_mut::<Extra>();
+        for &e in &self.0.ids {
+            extras.insert(e, Extra(1.0)).expect("alive");
+        }
+        for &e in &self.0.ids {
+            black_box(extras.remove(e).expect("just added"));
+        }
+    }
+
+    fn checksum(&mut self) -> f64 {
+        self.0.checksum()
     }
 }
 

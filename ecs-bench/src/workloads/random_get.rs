@@ -24,6 +24,7 @@ pub fn workload() -> Workload {
                 Contender::of::<Ideal>("ideal", "Vec indexed by position"),
                 Contender::of::<Ours>("ours", "query_ref::<&Position>().get(e)"),
                 world_get(),
+                Contender::of::<OursView>("ours_view", "world.view::<Position>().get(e)"),
             ];
             #[cfg(feature = "peers")]
             let list = [list, peers::contenders()].concat();
@@ -127,6 +128,28 @@ impl Bench for OursWorldGet {
         *sum = picks
             .iter()
             .map(|&e| x(world.get::<Position>(e).expect("alive")))
+            .sum();
+    }
+
+    fn checksum(&mut self) -> f64 {
+        self.0.checksum()
+    }
+}
+
+/// Ours through a typed view: the storage found once per run.
+struct OursView(Ours);
+
+impl Bench for OursView {
+    fn setup() -> Self {
+        Self(Ours::setup())
+    }
+
+    fn run(&mut self) {
+        let Ours { world, picks, sum } = &mut self.0;
+        let positions = world.view::<Position>();
+        *sum = picks
+            .iter()
+            .map(|&e| x(positions.get(e).expect("alive")))
             .sum();
     }
 

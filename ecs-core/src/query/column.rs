@@ -7,13 +7,11 @@ use core::ptr::NonNull;
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
 use crate::group::GroupSpan;
-use crate::storage::{SparseIndex, SparseSet};
+use crate::storage::{SparseReader, SparseSet};
 use crate::view::{DenseOrder, Exclusive, WorldView};
 
 #[cfg(doc)]
 use super::data::QueryData;
-
-static EMPTY_SPARSE: SparseIndex = SparseIndex::new();
 
 /// One component storage as a query sees it, for the query's lifetime `'w`.
 ///
@@ -87,7 +85,7 @@ impl<'w> Required<'w> {
 /// look at. It holds no pointer to component data, so it can sit beside any
 /// fetch of `T`, mutable ones included.
 pub struct Presence<'w, T> {
-    sparse: &'w SparseIndex,
+    sparse: SparseReader<'w>,
     pub(super) entities: &'w [Entity],
     component: Option<ComponentId>,
     group: Option<GroupSpan>,
@@ -116,7 +114,7 @@ impl<'w, T: Component> Presence<'w, T> {
     ) -> Self {
         let Some((id, set)) = found else {
             return Self {
-                sparse: &EMPTY_SPARSE,
+                sparse: SparseReader::EMPTY,
                 entities: &[],
                 component: None,
                 group: None,
@@ -130,7 +128,7 @@ impl<'w, T: Component> Presence<'w, T> {
         // SAFETY: as above.
         let reorders = unsafe { SparseSet::reorders_of(set.as_ptr()) };
         Self {
-            sparse,
+            sparse: sparse.reader(),
             entities,
             component: Some(id),
             group: view.group_span(id),
@@ -357,7 +355,7 @@ mod tests {
     fn get_out_of_range_fires_the_debug_check() {
         let mut world = World::new();
         world.spawn_batch((0..3).map(Health));
-        let column = Column::<Health>::shared(world.view());
+        let column = Column::<Health>::shared(world.data_view());
         // SAFETY: deliberately breaks the contract; the debug check panics first.
         let _ = unsafe { column.get(3) };
     }
@@ -368,7 +366,7 @@ mod tests {
     fn slice_out_of_range_fires_the_debug_check() {
         let mut world = World::new();
         world.spawn_batch((0..3).map(Health));
-        let column = Column::<Health>::shared(world.view());
+        let column = Column::<Health>::shared(world.data_view());
         // SAFETY: deliberately breaks the contract; the debug check panics first.
         let _ = unsafe { column.slice(4) };
     }

@@ -187,7 +187,7 @@ fn heavy_systems(
     if !options.parallel || batch.len() < 2 || rayon::current_num_threads() < 2 {
         return None;
     }
-    let view = world.view();
+    let view = world.data_view();
     let is_heavy = |i: usize| {
         let slot = &systems[i];
         match options.min_run_ticks {

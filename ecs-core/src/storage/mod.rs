@@ -15,7 +15,7 @@ use crate::util::DeferredPanic;
 
 pub(crate) use cell::ErasedStorage;
 use cell::StorageCell;
-pub(crate) use sparse_index::SparseIndex;
+pub(crate) use sparse_index::SparseReader;
 pub(crate) use sparse_set::SparseSet;
 use type_index::TypeIndex;
 

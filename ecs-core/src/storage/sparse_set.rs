@@ -244,7 +244,7 @@ impl<T: Component> SparseSet<T> {
     }
 
     /// The values, in dense order (that of [`entities`](Self::entities)).
-    #[cfg(feature = "serde")]
+    #[inline]
     pub(crate) fn values(&self) -> &[T] {
         &self.data
     }

@@ -86,7 +86,7 @@ mod tests {
         }
         world.group::<(A, B)>().unwrap();
         world.assert_invariants();
-        let view = world.view();
+        let view = world.data_view();
         let span = view
             .group_span(view.storages().id_of::<A>().unwrap())
             .unwrap();

@@ -17,6 +17,7 @@ mod resource;
 mod snapshot;
 mod stats;
 mod structural;
+mod typed_view;
 
 use core::fmt;
 
@@ -35,6 +36,7 @@ pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
 pub use stats::{HeapBreakdown, WorldStats};
+pub use typed_view::{View, ViewMut};
 
 use hooks::{Hooks, ObserverHook};
 use observe::Observers;
@@ -504,13 +506,13 @@ impl World {
 
     /// A read-only view of this world, for queries.
     #[inline]
-    pub(crate) fn view(&self) -> WorldView<'_> {
+    pub(crate) fn data_view(&self) -> WorldView<'_> {
         WorldView::shared(&self.data)
     }
 
     /// A view that may write component data, for queries.
     #[inline]
-    pub(crate) fn view_mut(&mut self) -> WorldView<'_, Exclusive> {
+    pub(crate) fn data_view_mut(&mut self) -> WorldView<'_, Exclusive> {
         WorldView::exclusive(&mut self.data)
     }
 

@@ -27,7 +27,7 @@ impl World {
     /// }
     /// ```
     pub fn query<Q: QueryData>(&mut self) -> Query<'_, Q> {
-        Query::new(self.view_mut())
+        Query::new(self.data_view_mut())
     }
 
     /// A query over every entity that holds what `Q` fetches and passes `F`.
@@ -51,7 +51,7 @@ impl World {
     /// assert_eq!(total, 5);
     /// ```
     pub fn query_filtered<Q: QueryData, F: QueryFilter>(&mut self) -> Query<'_, Q, F> {
-        Query::new(self.view_mut())
+        Query::new(self.data_view_mut())
     }
 
     /// A read-only query through a shared borrow, so several can be used at
@@ -76,6 +76,6 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn query_ref<Q: ReadOnlyQueryData>(&self) -> Query<'_, Q> {
-        Query::new(self.view())
+        Query::new(self.data_view())
     }
 }

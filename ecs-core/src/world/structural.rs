@@ -50,7 +50,7 @@ impl Structural<'_> {
     /// # Safety
     /// `set` is the root pointer of the storage registered as `id` in
     /// `self.storages` (a `SparseSet<T>`).
-    #[inline]
+    #[inline(always)]
     pub(crate) unsafe fn insert_into<T: Component>(
         &mut self,
         id: ComponentId,

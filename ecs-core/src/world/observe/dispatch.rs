@@ -179,7 +179,10 @@ impl World {
 
     #[inline(never)]
     fn apply_observer_commands_now(&mut self, commands: ObserverCommands) {
-        self.observers.depth += 1;
+        // Restored rather than decremented: a command may replace the whole
+        // world (`*world = World::new()`), whose counter starts at zero.
+        let depth = self.observers.depth;
+        self.observers.depth = depth + 1;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             for (name, mut queue) in commands.0 {
                 let mut failed = Vec::new();
@@ -190,7 +193,7 @@ impl World {
                 }
             }
         }));
-        self.observers.depth -= 1;
+        self.observers.depth = depth;
         if let Err(panic) = outcome {
             resume_unwind(panic);
         }
