@@ -61,9 +61,14 @@ impl ComponentMasks {
         }
     }
 
+    /// Covers `index` and the indices after it up to twice the table's
+    /// length, so that spawning one entity at a time reaches this once per
+    /// doubling rather than once per entity (a zero mask holds nothing).
     #[cold]
+    #[inline(never)]
     fn grow_and_mark(&mut self, index: usize, mask: u64) {
-        self.masks.resize(index + 1, 0);
+        let len = (index + 1).max(self.masks.len() * 2).max(64);
+        self.masks.resize(len, 0);
         self.masks[index] = mask;
     }
 
