@@ -32,11 +32,13 @@ fn observers_see_view_changes_as_they_see_world_changes() {
         world.observe(|t: OnInsert<Velocity>, mut log: ResMut<Log>| {
             log.0.push(format!("insert {}", t.entity()))
         });
-        world.observe(|t: OnRemove<Velocity>, q: Query<&Velocity>, mut log: ResMut<Log>| {
-            // Still there while its removal is announced.
-            let v = q.get(t.entity()).expect("present during OnRemove").0;
-            log.0.push(format!("remove {} {v}", t.entity()))
-        });
+        world.observe(
+            |t: OnRemove<Velocity>, q: Query<&Velocity>, mut log: ResMut<Log>| {
+                // Still there while its removal is announced.
+                let v = q.get(t.entity()).expect("present during OnRemove").0;
+                log.0.push(format!("remove {} {v}", t.entity()))
+            },
+        );
         let ids = world.spawn_batch((0..4).map(Position));
         if through_view {
             let mut v = world.view_mut::<Velocity>();
@@ -95,7 +97,11 @@ fn a_command_that_replaces_the_world_leaves_the_view_on_the_new_one() {
     v.insert(e, Velocity(1)).unwrap();
     // The world the view borrows is now the fresh one: one Velocity, not `e`'s.
     assert_eq!(v.len(), 1);
-    let only = world.query::<(Entity, &Velocity)>().iter().next().map(|(e, v)| (e, *v));
+    let only = world
+        .query::<(Entity, &Velocity)>()
+        .iter()
+        .next()
+        .map(|(e, v)| (e, *v));
     assert_eq!(only.map(|(_, v)| v), Some(Velocity(99)));
     let mut v = world.view_mut::<Velocity>();
     let (first, _) = only.unwrap();

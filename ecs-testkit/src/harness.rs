@@ -478,22 +478,10 @@ impl Harness {
             keys.push("batch/big".to_owned());
         }
         if let Op::ViewMut(_, steps) = op {
-            for step in steps {
-                let name = format!("{step:?}");
-                keys.push(format!(
-                    "view.{}",
-                    name.split('(').next().unwrap_or_default()
-                ));
-            }
+            keys.extend(variant_keys("view", steps));
         }
         if let Op::EntityMut(_, handle_ops) = op {
-            for hop in handle_ops {
-                let name = format!("{hop:?}");
-                keys.push(format!(
-                    "handle.{}",
-                    name.split('(').next().unwrap_or_default()
-                ));
-            }
+            keys.extend(variant_keys("handle", handle_ops));
         }
         let coverage = self.coverage.as_mut().expect("checked above");
         for key in keys {
@@ -884,6 +872,17 @@ fn check_entity_ref(world: &World, model: &Model, e: Entity, types: &[Which]) {
             assert_eq!(model.info_names(r.components()), model.names(e));
         }
     }
+}
+
+/// A coverage key per operation of `ops`: `prefix` and the operation's variant name.
+fn variant_keys<'a, T: std::fmt::Debug>(
+    prefix: &'a str,
+    ops: &'a [T],
+) -> impl Iterator<Item = String> + 'a {
+    ops.iter().map(move |op| {
+        let name = format!("{op:?}");
+        format!("{prefix}.{}", name.split('(').next().unwrap_or_default())
+    })
 }
 
 fn run_view_mut<T: Generate>(world: &mut World, model: &mut Model, w: Which, steps: &[ViewStep]) {
