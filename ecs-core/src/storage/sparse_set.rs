@@ -100,7 +100,7 @@ impl<T: Component> SparseSet<T> {
 
     /// Adds `value` for `entity` as added and changed at `tick`, or replaces
     /// the value it has, as changed at `tick`, and returns the old one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, entity: Entity, value: T, tick: u64) -> Option<T> {
         let Self {
             sparse,
