@@ -171,8 +171,10 @@ impl Entities {
     /// when fresh ids are exactly what [`alloc`](Self::alloc) would hand out.
     #[inline]
     pub(crate) fn fresh_room(&self) -> usize {
-        let indices_left = (1usize << 32).saturating_sub(self.slots.len());
-        (self.slots.capacity() - self.slots.len()).min(indices_left)
+        // In 64 bits: 2^32 indices do not fit a 32-bit `usize`.
+        let indices_left = (1u64 << 32) - self.slots.len() as u64;
+        (self.slots.capacity() - self.slots.len())
+            .min(usize::try_from(indices_left).unwrap_or(usize::MAX))
     }
 
     /// Makes room for at least `additional` more fresh ids.
@@ -181,7 +183,7 @@ impl Entities {
     /// When all 2^32 indices are in use or retired.
     pub(crate) fn reserve_fresh(&mut self, additional: usize) {
         assert!(
-            self.slots.len() < 1 << 32,
+            (self.slots.len() as u64) < 1 << 32,
             "the world has used up all 2^32 entity indices"
         );
         self.slots.reserve(additional);
