@@ -157,3 +157,41 @@ fn a_typed_view_across_group_swaps_and_observer_commands() {
     assert_eq!(v.get(ids[2]).unwrap(), &Velocity(2.5));
     assert_eq!(v.len(), 3);
 }
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+struct Tag;
+
+/// A batch of fresh ids writes each value past the end of its storage's data and
+/// commits whole runs: through an iterator of unknown length (so the storages grow, and
+/// the write pointers are retaken, several times), into a world with a free slot (taken
+/// first, one by one), and through one that panics part-way (the values written so far
+/// are committed, none is dropped twice); queries and drops read everything back.
+#[test]
+fn fresh_runs_write_past_the_end_and_commit() {
+    let mut world = World::new();
+    let first = world.spawn((Position(-1.0), Name("free".into())));
+    world.despawn(first).unwrap();
+    let unknown = (0..40).filter(|_| true);
+    let ids = world.spawn_batch(unknown.map(|i| (Name(format!("n{i}")), Health(i), Tag)));
+    assert_eq!(ids.len(), 40);
+    assert_eq!(ids[0].index(), first.index(), "the free slot goes first");
+    let mut left = 7;
+    let panicking = core::iter::from_fn(|| {
+        left -= 1;
+        assert!(left > 0, "iterator panic");
+        Some((Name(format!("p{left}")), Health(left), Tag))
+    });
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.spawn_batch(panicking)
+    }));
+    assert!(result.is_err());
+    assert_eq!(world.len(), 46);
+    let mut query = world.query::<(&Name, &mut Health, &Tag)>();
+    for (name, mut health, _) in query.iter_mut() {
+        health.0 += name.0.len() as i32;
+    }
+    assert_eq!(world.get::<Name>(ids[39]).unwrap().0, "n39");
+    assert_eq!(world.get::<Health>(ids[39]).unwrap().0, 39 + 3);
+    world.despawn(ids[5]).unwrap();
+    world.clear();
+}

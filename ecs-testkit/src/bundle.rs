@@ -78,6 +78,20 @@ pub enum Hint {
     Over(u8),
     /// A lower bound below the real length and an upper bound of 0 (also buggy).
     Lying,
+    /// An exact size hint, but asked for item `k` (`k <= n`: the item past the last one
+    /// included) the iterator panics; with `k > n` it never does.
+    PanicsAt(u8),
+}
+
+impl Hint {
+    /// How many bundles a batch of `n` through this iterator yields before it panics, if it
+    /// panics.
+    pub fn panics_after(self, n: u32) -> Option<u32> {
+        match self {
+            Hint::PanicsAt(k) if u32::from(k) <= n => Some(u32::from(k)),
+            _ => None,
+        }
+    }
 }
 
 /// Something done with a bundle type chosen at run time: `make(i)` builds the `i`-th bundle.
@@ -190,6 +204,19 @@ impl Sink for SpawnMany<'_> {
                 .world
                 .spawn_batch(hinted((len + usize::from(extra), None))),
             Hint::Lying => self.world.spawn_batch(hinted((len / 2, Some(0)))),
+            Hint::PanicsAt(k) => {
+                let mut next = 0;
+                let panicking = core::iter::from_fn(|| {
+                    let i = next;
+                    next += 1;
+                    assert!(i != u32::from(k), "spawn_batch iterator panics at item {k}");
+                    (i < n).then(|| make(i))
+                });
+                self.world.spawn_batch(Hinted {
+                    inner: panicking,
+                    hint: (len, Some(len)),
+                })
+            }
         }
     }
 }

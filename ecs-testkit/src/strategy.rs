@@ -1,6 +1,7 @@
 //! Proptest strategies producing [`Op`]s for the model tests.
 //!
-//! [`entity_op`] covers every entity operation over `Pos`, `Name` and `Tag`, aimed at live,
+//! [`entity_op`] covers every entity operation over `Pos`, `Name` and `Tag` (batches through
+//! iterators with wrong size hints or that panic included), aimed at live,
 //! stale, made-up and arbitrary ids; [`query_op`] builds worlds of six types with holes,
 //! swap-removes and reused indices, interleaved with query sweeps.
 
@@ -8,7 +9,7 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 
-use crate::bundle::Spec;
+use crate::bundle::{Hint, Spec};
 use crate::component::{Count, Items, Name, Pos, Value, Which};
 use crate::harness::{Assembly, HandleOp, Op, SWEEP_SHAPES, Target, ViewStep};
 
@@ -81,6 +82,19 @@ fn components() -> impl Strategy<Value = Spec> {
         })
 }
 
+/// How `spawn_batch` gets its iterator: every size hint, right or wrong, and iterators that
+/// panic at some item of a batch (of up to 11, see `Op::SpawnBatch`), or after its last.
+fn hint() -> impl Strategy<Value = Hint> {
+    prop_oneof![
+        Just(Hint::Exact),
+        Just(Hint::Vec),
+        Just(Hint::Unknown),
+        (0u8..16).prop_map(Hint::Over),
+        Just(Hint::Lying),
+        (0u8..14).prop_map(Hint::PanicsAt),
+    ]
+}
+
 /// Mostly live entities, sometimes stale ids, ids past the slots, future versions of real
 /// slots, and arbitrary valid handles (often with small indices and versions, which hit real or
 /// stale ids).
@@ -130,6 +144,7 @@ pub fn entity_op() -> impl Strategy<Value = Op> {
     prop_oneof![
         10 => components().prop_map(Op::Spawn),
         2 => vec((pos(), name().prop_map(Name)), 0..8).prop_map(Op::SpawnPairs),
+        2 => (components(), any::<u8>(), hint()).prop_map(|(c, n, h)| Op::SpawnBatch(c, n, h)),
         7 => target().prop_map(Op::Despawn),
         8 => (target(), value()).prop_map(|(t, (w, v))| Op::Insert(t, w, v)),
         3 => (target(), components()).prop_map(|(t, c)| Op::InsertBundle(t, c)),

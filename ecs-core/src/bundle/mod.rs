@@ -90,6 +90,52 @@ pub(crate) mod sealed {
         /// world that allocated `entity`, and that world is borrowed mutably by
         /// the caller for the whole call.
         unsafe fn push_new(self, columns: &Self::Columns, entity: Entity, tick: u64);
+
+        /// How many bundles a run of fresh entities can still write (with
+        /// [`write_fresh`](Self::write_fresh)) and commit without any storage
+        /// growing: the least room of any of the bundle's storages.
+        ///
+        /// # Safety
+        /// As for [`push_new`](Self::push_new).
+        unsafe fn fresh_room(columns: &Self::Columns) -> usize;
+
+        /// Makes room for at least `additional` more bundles of a fresh run in
+        /// every storage of the bundle.
+        ///
+        /// # Safety
+        /// As for [`push_new`](Self::push_new); no run's values are waiting to
+        /// be committed.
+        unsafe fn reserve_fresh(columns: &Self::Columns, additional: usize);
+
+        /// Pointers one past the last value of every storage, where a fresh
+        /// run writes.
+        type Tails: Copy;
+
+        /// Where the fresh run's values go, valid until the storages next
+        /// grow or commit.
+        ///
+        /// # Safety
+        /// As for [`push_new`](Self::push_new).
+        unsafe fn fresh_tails(columns: &Self::Columns) -> Self::Tails;
+
+        /// Writes every component `offset` places past `tails`, owned by no
+        /// one until [`commit_fresh`](Self::commit_fresh) takes it.
+        ///
+        /// # Safety
+        /// `tails` came from [`fresh_tails`](Self::fresh_tails), nothing grew
+        /// or committed since, `offset` is below the room the storages had
+        /// then, and no value is written twice at one place.
+        unsafe fn write_fresh(self, tails: &Self::Tails, offset: usize);
+
+        /// Commits the `count` bundles written past the tails as the
+        /// components of the fresh entities `first`, `first + 1`, ..., added at
+        /// `tick`; the caller records them in the masks.
+        ///
+        /// # Safety
+        /// As for [`push_new`](Self::push_new); `count` is within
+        /// [`fresh_room`](Self::fresh_room), and offsets `0..count` past the
+        /// tails were written since the storages last grew or committed.
+        unsafe fn commit_fresh(columns: &Self::Columns, first: Entity, count: usize, tick: u64);
         /// Inserts every component for the live `entity`, dropping values it replaces.
         ///
         /// Each new component is recorded (mask, groups) before any replaced
@@ -128,6 +174,39 @@ impl<T: Component> sealed::WriteBundle for T {
         // world never frees a storage while it lives); the caller's exclusive
         // borrow of the world makes this transient `&mut` the only reference.
         unsafe { (*columns.as_ptr()).push_new(entity, self, tick) }
+    }
+
+    #[inline]
+    unsafe fn fresh_room(columns: &Self::Columns) -> usize {
+        // SAFETY: `T`'s live storage (as in `push_new`), read while no one writes it.
+        unsafe { columns.as_ref() }.fresh_room()
+    }
+
+    unsafe fn reserve_fresh(columns: &Self::Columns, additional: usize) {
+        // SAFETY: as in `push_new`; with nothing written past the end, growing
+        // loses no value.
+        unsafe { (*columns.as_ptr()).reserve_fresh(additional) }
+    }
+
+    type Tails = *mut T;
+
+    #[inline]
+    unsafe fn fresh_tails(columns: &Self::Columns) -> Self::Tails {
+        // SAFETY: as in `push_new`.
+        unsafe { SparseSet::fresh_tail(*columns) }
+    }
+
+    #[inline(always)]
+    unsafe fn write_fresh(self, tails: &Self::Tails, offset: usize) {
+        // SAFETY: `offset` is within the spare capacity past the tail, which
+        // nothing reallocated since (caller's contract), and no value lives there.
+        unsafe { tails.add(offset).write(self) }
+    }
+
+    #[inline]
+    unsafe fn commit_fresh(columns: &Self::Columns, first: Entity, count: usize, tick: u64) {
+        // SAFETY: as in `push_new`; the values are written (caller's contract).
+        unsafe { (*columns.as_ptr()).commit_fresh(first, count, tick) }
     }
 
     #[inline]
@@ -190,6 +269,50 @@ macro_rules! tuple_bundle {
                 let ($($column,)*) = columns;
                 // SAFETY: forwarded under the caller's contract.
                 unsafe { $($name.push_new($column, entity, tick);)* }
+            }
+
+            #[inline]
+            unsafe fn fresh_room(columns: &Self::Columns) -> usize {
+                let ($($column,)*) = columns;
+                let room = usize::MAX;
+                // SAFETY: forwarded under the caller's contract.
+                $(let room = room.min(unsafe { $name::fresh_room($column) });)*
+                room
+            }
+
+            unsafe fn reserve_fresh(columns: &Self::Columns, additional: usize) {
+                let ($($column,)*) = columns;
+                // SAFETY: forwarded under the caller's contract.
+                unsafe { $($name::reserve_fresh($column, additional);)* }
+            }
+
+            type Tails = ($($name::Tails,)*);
+
+            #[inline]
+            unsafe fn fresh_tails(columns: &Self::Columns) -> Self::Tails {
+                let ($($column,)*) = columns;
+                // SAFETY: forwarded under the caller's contract.
+                unsafe { ($($name::fresh_tails($column),)*) }
+            }
+
+            #[inline(always)]
+            unsafe fn write_fresh(self, tails: &Self::Tails, offset: usize) {
+                let ($($name,)*) = self;
+                let ($($column,)*) = tails;
+                // SAFETY: forwarded under the caller's contract.
+                unsafe { $($name.write_fresh($column, offset);)* }
+            }
+
+            #[inline]
+            unsafe fn commit_fresh(
+                columns: &Self::Columns,
+                first: Entity,
+                count: usize,
+                tick: u64,
+            ) {
+                let ($($column,)*) = columns;
+                // SAFETY: forwarded under the caller's contract.
+                unsafe { $($name::commit_fresh($column, first, count, tick);)* }
             }
 
             #[inline]

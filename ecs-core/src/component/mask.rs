@@ -61,6 +61,34 @@ impl ComponentMasks {
         }
     }
 
+    /// Records that each of the `count` entities from index `first` on holds
+    /// every component in `mask`.
+    #[inline]
+    pub(crate) fn mark_range(&mut self, first: u32, count: usize, mask: u64) {
+        let (first, end) = (first as usize, first as usize + count);
+        if self.masks.len() <= first {
+            // The usual case, a run of fresh indices at the end: one fill.
+            self.masks.resize(first, 0);
+            self.masks.extend(core::iter::repeat_n(mask, count));
+        } else {
+            self.cover(end);
+            for held in &mut self.masks[first..end] {
+                *held |= mask;
+            }
+        }
+    }
+
+    /// How many indices from `first` on the table can cover without growing.
+    #[inline]
+    pub(crate) fn room_from(&self, first: usize) -> usize {
+        self.masks.capacity().saturating_sub(first)
+    }
+
+    /// Makes room for the masks of indices below `len`.
+    pub(crate) fn reserve_to(&mut self, len: usize) {
+        self.masks.reserve(len.saturating_sub(self.masks.len()));
+    }
+
     /// Covers `index` and the indices after it up to twice the table's
     /// length, so that spawning one entity at a time reaches this once per
     /// doubling rather than once per entity (a zero mask holds nothing).
@@ -140,5 +168,20 @@ mod tests {
         assert_eq!(masks.get(9), 0);
         masks.clear_all();
         assert_eq!(masks.get(3), 0);
+    }
+
+    #[test]
+    fn a_range_is_marked_past_the_end_and_inside_the_table() {
+        let mut masks = ComponentMasks::default();
+        masks.mark_range(2, 3, 0b1);
+        assert_eq!(
+            (0..6).map(|i| masks.get(i)).collect::<Vec<_>>(),
+            [0, 0, 1, 1, 1, 0]
+        );
+        masks.mark_range(3, 4, 0b10);
+        assert_eq!(
+            (0..8).map(|i| masks.get(i)).collect::<Vec<_>>(),
+            [0, 0, 1, 3, 3, 2, 2, 0]
+        );
     }
 }

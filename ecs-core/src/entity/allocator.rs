@@ -165,6 +165,48 @@ impl Entities {
             .reserve(additional.saturating_sub(self.free.len()));
     }
 
+    /// How many fresh ids (indices never handed out) [`commit_fresh`](Self::commit_fresh)
+    /// can still make alive without the slot table growing or the indices
+    /// running out. Only meaningful with an empty free list and no reservation,
+    /// when fresh ids are exactly what [`alloc`](Self::alloc) would hand out.
+    #[inline]
+    pub(crate) fn fresh_room(&self) -> usize {
+        // In 64 bits: 2^32 indices do not fit a 32-bit `usize`.
+        let indices_left = (1u64 << 32) - self.slots.len() as u64;
+        (self.slots.capacity() - self.slots.len())
+            .min(usize::try_from(indices_left).unwrap_or(usize::MAX))
+    }
+
+    /// Makes room for at least `additional` more fresh ids.
+    ///
+    /// # Panics
+    /// When all 2^32 indices are in use or retired.
+    pub(crate) fn reserve_fresh(&mut self, additional: usize) {
+        assert!(
+            (self.slots.len() as u64) < 1 << 32,
+            "the world has used up all 2^32 entity indices"
+        );
+        self.slots.reserve(additional);
+    }
+
+    /// Makes the next `count` fresh ids alive at once and returns the first
+    /// (the rest follow it index by index, with the same version): the ids
+    /// `count` calls of [`alloc`](Self::alloc) would return, the free list
+    /// being empty. Grows nothing: `count` is within [`fresh_room`](Self::fresh_room).
+    #[inline]
+    pub(crate) fn commit_fresh(&mut self, count: usize) -> Entity {
+        debug_assert!(self.free.is_empty() && *self.reserved.get_mut() == 0);
+        debug_assert!(count <= self.fresh_room());
+        let first = Entity::new(self.slots.len() as u32, NonZeroU32::MIN);
+        let slot = EntitySlot {
+            version: NonZeroU32::MIN,
+            alive: true,
+        };
+        self.slots.extend(core::iter::repeat_n(slot, count));
+        self.alive += count;
+        first
+    }
+
     /// Frees a live entity's slot; a dead `entity` is refused, and nothing changes.
     #[inline]
     pub(crate) fn free(&mut self, entity: Entity) -> Result<(), DeadEntity> {
@@ -407,6 +449,27 @@ mod tests {
         assert_eq!(next.index(), 5);
         assert!(reserved.iter().all(|&e| entities.is_alive(e)));
         assert_eq!(entities.len(), 6);
+    }
+
+    #[test]
+    fn a_fresh_run_is_what_alloc_would_hand_out() {
+        let mut by_alloc = Entities::default();
+        let mut by_run = Entities::default();
+        for entities in [&mut by_alloc, &mut by_run] {
+            let a = entities.alloc();
+            entities.alloc();
+            entities.free(a).unwrap();
+            entities.alloc();
+        }
+        let expected: Vec<_> = (0..5).map(|_| by_alloc.alloc()).collect();
+        by_run.reserve_fresh(5);
+        assert!(by_run.fresh_room() >= 5);
+        let first = by_run.commit_fresh(5);
+        let run: Vec<_> = (0..5).map(|n| first.shifted(n)).collect();
+        assert_eq!(run, expected);
+        assert_eq!(by_run.len(), by_alloc.len());
+        assert!(run.iter().all(|&e| by_run.is_alive(e)));
+        assert_eq!(by_run.alloc(), by_alloc.alloc());
     }
 
     #[test]

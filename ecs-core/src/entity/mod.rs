@@ -52,6 +52,16 @@ impl Entity {
         Self { index, version }
     }
 
+    /// The handle `n` slots further on with the same version: the `n`-th
+    /// after `self` in a run of fresh ids, which all have the first version.
+    #[inline]
+    pub(crate) const fn shifted(self, n: u32) -> Self {
+        Self {
+            index: self.index + n,
+            version: self.version,
+        }
+    }
+
     /// The slot this entity occupies in its world.
     ///
     /// ```

@@ -118,6 +118,33 @@ impl SparseIndex {
         self.pages[page_index] = Some(new_page());
     }
 
+    /// Maps the `count` indices from `first` to the dense positions from
+    /// `first_dense`, in order: every slot must be empty. Each page of the
+    /// range is looked up (or allocated) once, and its slots are written in one
+    /// loop, so a batch of fresh ids costs no per-slot page check.
+    pub(crate) fn fill_range(&mut self, first: u32, count: usize, first_dense: u32) {
+        let mut index = first as usize;
+        let end = index + count;
+        let mut dense = first_dense;
+        while index < end {
+            let page_index = index >> PAGE_BITS;
+            if !matches!(self.pages.get(page_index), Some(Some(_))) {
+                self.alloc_page(page_index);
+            }
+            let page = self.pages[page_index]
+                .as_deref_mut()
+                .expect("the page was just allocated");
+            let from = index & PAGE_MASK;
+            let to = (from + (end - index)).min(PAGE_LEN);
+            for slot in &mut page[from..to] {
+                debug_assert_eq!(*slot, 0, "slot {index} of a fresh range holds an entity");
+                *slot = pack(dense);
+                dense = dense.wrapping_add(1);
+            }
+            index += to - from;
+        }
+    }
+
     /// Moves an already mapped `entity` to `dense`.
     #[inline]
     pub(crate) fn set_dense(&mut self, entity: Entity, dense: u32) {
@@ -249,6 +276,27 @@ mod tests {
         let entities = [e(2, 1)];
         assert_eq!(sparse.get(e(1, 1), &entities), None);
         assert_eq!(sparse.get(e(2, 1), &entities), Some(0));
+    }
+
+    #[test]
+    fn fill_range_maps_a_run_across_pages() {
+        let mut sparse = SparseIndex::default();
+        let first = PAGE_LEN as u32 - 3;
+        sparse.fill_range(first, 2 * PAGE_LEN + 10, 7);
+        assert_eq!(sparse.page_count(), 4);
+        let entities: Vec<Entity> = (0..2 * PAGE_LEN as u32 + 17)
+            .map(|i| e(first + i - 7, 1))
+            .collect();
+        for i in [0, 2, 3, PAGE_LEN as u32, 2 * PAGE_LEN as u32 + 9] {
+            assert_eq!(sparse.get(e(first + i, 1), &entities), Some(7 + i as usize));
+        }
+        assert_eq!(sparse.get(e(first - 1, 1), &entities), None);
+        assert_eq!(
+            sparse.get(e(first + 2 * PAGE_LEN as u32 + 10, 1), &entities),
+            None
+        );
+        sparse.fill_range(5, 0, 0);
+        assert_eq!(sparse.page_count(), 4, "an empty range allocates nothing");
     }
 
     #[test]

@@ -143,6 +143,78 @@ impl<T: Component> SparseSet<T> {
         append(slot, entities, data, (added, changed), entity, value, tick);
     }
 
+    /// How many values a run of fresh entities can still write past the end
+    /// of the data (through [`fresh_tail`](Self::fresh_tail)) and then
+    /// [`commit_fresh`](Self::commit_fresh) without any dense array growing or
+    /// the set passing its size limit.
+    #[inline]
+    pub(crate) fn fresh_room(&self) -> usize {
+        let len = self.entities.len();
+        let mut room = (self.entities.capacity() - len)
+            .min(self.data.capacity() - len)
+            .min(u32::MAX as usize - len);
+        if T::TRACK_CHANGES {
+            room = room
+                .min(self.added.capacity() - len)
+                .min(self.changed.capacity() - len);
+        }
+        room
+    }
+
+    /// Makes room for at least `additional` more values of a fresh run, every
+    /// dense array growing by the amortized policy of `Vec`.
+    ///
+    /// # Panics
+    /// If the set is full (`u32::MAX` values), or on capacity overflow.
+    pub(crate) fn reserve_fresh(&mut self, additional: usize) {
+        assert_fits(self.entities.len() + 1);
+        self.reserve(additional);
+    }
+
+    /// Where the next value of a fresh run goes: one past the last value.
+    /// Values written there and on belong to no one until
+    /// [`commit_fresh`](Self::commit_fresh) takes them.
+    ///
+    /// # Safety
+    /// `set` points at a live `SparseSet<T>` that no one else references
+    /// during the call.
+    #[inline]
+    pub(crate) unsafe fn fresh_tail(set: NonNull<Self>) -> *mut T {
+        // SAFETY: the set is live and unaliased (caller's contract); `len`
+        // is within the allocation (or zero past a dangling pointer).
+        unsafe {
+            let data = &mut (*set.as_ptr()).data;
+            data.as_mut_ptr().add(data.len())
+        }
+    }
+
+    /// Takes in the `count` values written at [`fresh_tail`](Self::fresh_tail)
+    /// as the components of the fresh entities `first`, `first + 1`, ... (same
+    /// version, consecutive indices, none of them in the set), added at `tick`:
+    /// their sparse slots are written as one range, and each dense array is
+    /// extended once. Grows nothing: `count` is within
+    /// [`fresh_room`](Self::fresh_room).
+    ///
+    /// # Safety
+    /// `count <= self.fresh_room()`, and the first `count` places from
+    /// `fresh_tail` hold initialized values, which the set owns from here on.
+    #[inline]
+    pub(crate) unsafe fn commit_fresh(&mut self, first: Entity, count: usize, tick: u64) {
+        debug_assert!(count <= self.fresh_room());
+        let start = self.entities.len();
+        let end = start + count;
+        // SAFETY: the values are initialized and within capacity (caller's
+        // contract); the set takes them over.
+        unsafe { self.data.set_len(end) };
+        self.entities
+            .extend((0..count as u32).map(|offset| first.shifted(offset)));
+        self.sparse.fill_range(first.index(), count, start as u32);
+        if T::TRACK_CHANGES {
+            self.added.resize(end, tick);
+            self.changed.resize(end, tick);
+        }
+    }
+
     /// Removes `entity`'s component and returns it; the last element fills the hole.
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {

@@ -122,3 +122,111 @@ fn components_beyond_the_mask_are_tracked_too() {
     );
     world.assert_invariants();
 }
+
+#[derive(Component, Debug, PartialEq)]
+#[component(track_changes)]
+struct Tracked(u32);
+
+#[derive(Component, Debug, PartialEq)]
+struct Label(String);
+
+/// Yields `(Health(i), Tracked(i), Label)` for `i` in `0..len`, claiming `hint` as its size
+/// hint, and panics when asked for item `panic_at`.
+struct Batch {
+    next: u32,
+    len: u32,
+    panic_at: u32,
+    hint: (usize, Option<usize>),
+}
+
+impl Iterator for Batch {
+    type Item = (Health, Tracked, Label);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let i = self.next;
+        self.next += 1;
+        assert!(i != self.panic_at, "batch iterator panics at item {i}");
+        (i < self.len).then(|| (Health(i as i32), Tracked(i), Label(i.to_string())))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.hint
+    }
+}
+
+/// A batch whose iterator panics part-way, into a fresh world or one with free slots, with
+/// right, unknown, short and inflated size hints, across sparse pages and storage growth:
+/// every bundle yielded before the panic is a whole entity under the id `spawn` would have
+/// given it, with one tick for all, and the storages, masks and allocator stay consistent.
+#[test]
+fn a_batch_that_panics_part_way_leaves_whole_entities_and_a_consistent_world() {
+    for free_slots in [0u32, 3, 40] {
+        for len in [0u32, 1, 5, 300, 5000] {
+            for panic_at in [0, 1, len / 2, len.saturating_sub(1), len, u32::MAX] {
+                for hint in [
+                    (len as usize, Some(len as usize)),
+                    (0, None),
+                    (1, Some(1)),
+                    (len as usize * 2 + 7, None),
+                ] {
+                    let mut world = World::new();
+                    let mut expected = World::new();
+                    for w in [&mut world, &mut expected] {
+                        let ids: Vec<_> = (0..free_slots * 2)
+                            .map(|i| w.spawn(Health(-(i as i32))))
+                            .collect();
+                        for e in ids.into_iter().step_by(2) {
+                            w.despawn(e).unwrap();
+                        }
+                    }
+                    let before = world.data.clock.current();
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        world.spawn_batch(Batch {
+                            next: 0,
+                            len,
+                            panic_at,
+                            hint,
+                        })
+                    }));
+                    let yielded = panic_at.min(len);
+                    match &result {
+                        Ok(ids) => {
+                            assert!(panic_at > len);
+                            assert_eq!(ids.len(), len as usize);
+                        }
+                        Err(_) => assert!(panic_at <= len),
+                    }
+                    world.assert_invariants();
+                    let next: Vec<Entity> = (0..yielded)
+                        .map(|i| expected.spawn(Health(i as i32)))
+                        .collect();
+                    if let Ok(ids) = &result {
+                        assert_eq!(ids, &next, "the ids spawn would have given");
+                    }
+                    assert_eq!(world.len(), expected.len());
+                    for (i, &e) in next.iter().enumerate() {
+                        assert_eq!(world.get::<Health>(e), Ok(&Health(i as i32)));
+                        assert_eq!(world.get::<Tracked>(e), Ok(&Tracked(i as u32)));
+                        assert_eq!(
+                            world.get::<Label>(e).map(|l| l.0.as_str()),
+                            Ok(i.to_string().as_str())
+                        );
+                        assert_eq!(world.components_of(e).unwrap().count(), 3);
+                    }
+                    assert_eq!(
+                        world.data.clock.current(),
+                        before + 1,
+                        "one tick for the batch"
+                    );
+                    let tracked = world.data.storages.get_or_create::<Tracked>();
+                    for &e in &next {
+                        assert_eq!(tracked.ticks_of(e), Some((before + 1, before + 1)));
+                    }
+                    // The allocator goes on where the batch stopped.
+                    assert_eq!(world.spawn(()), expected.spawn(()));
+                    world.assert_invariants();
+                }
+            }
+        }
+    }
+}
