@@ -84,6 +84,11 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             simple_iter.contender("ours"),
         ),
         ("iteration", "frag_iter_26x20", frag_iter.contender("ours")),
+        (
+            "iteration",
+            "frag_iter_26x20_unprepared",
+            frag_iter.contender("ours_unprepared"),
+        ),
         ("iteration", "big_iter_1m", big_iter.contender("ours")),
         (
             "iteration",

@@ -195,3 +195,43 @@ fn fresh_runs_write_past_the_end_and_commit() {
     world.despawn(ids[5]).unwrap();
     world.clear();
 }
+
+/// A query state keeps storage roots between frames while the world writes
+/// those storages through fresh `&mut` borrows (`get_mut`, inserts that
+/// grow the arrays, removals that swap, a group that reorders, a merge);
+/// every later frame still reads and writes through the kept roots, and a
+/// system's kept state does the same beside them.
+#[test]
+fn query_state_kept_across_frames() {
+    fn step(mut q: Query<(&mut Position, &Velocity)>) {
+        q.for_each(|(p, v)| p.0 += v.0);
+    }
+    let mut world = World::new();
+    let mut moving = world.query_state::<(&mut Position, &Velocity)>();
+    let mut names = world.query_state::<&Name>();
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, step).unwrap();
+    let a = world.spawn((Position(0.0), Velocity(1.0)));
+    for frame in 0..4u8 {
+        moving.query_mut(&mut world).for_each(|(p, v)| p.0 += v.0);
+        schedule.run(&mut world).unwrap();
+        world.get_mut::<Position>(a).unwrap().0 += 0.5;
+        let e = world.spawn((Position(0.0), Velocity(1.0), Name(frame.to_string())));
+        world.remove::<Velocity>(e).unwrap();
+        world.insert(e, Velocity(2.0)).unwrap();
+        if frame == 1 {
+            world.group::<(Position, Velocity)>().unwrap();
+        }
+        if frame == 2 {
+            let mut other = World::new();
+            other.spawn((Position(10.0), Velocity(0.0), Name("merged".into())));
+            world.merge(other);
+        }
+        assert_eq!(
+            names.iter(&world).count(),
+            usize::from(frame) + 1 + usize::from(frame >= 2)
+        );
+    }
+    // Two frames' steps and a half each.
+    assert_eq!(world.get::<Position>(a).unwrap(), &Position(10.0));
+}

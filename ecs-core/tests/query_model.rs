@@ -34,7 +34,7 @@
 
 use ecs_testkit::harness::SWEEP_SHAPES;
 use ecs_testkit::query::{OP_SHAPES, shape_matches};
-use ecs_testkit::strategy::{SWEPT, aligned_batch, cases_from_env, query_op};
+use ecs_testkit::strategy::{SWEPT, aligned_batch, cases_from_env, prepared_query_op, query_op};
 use ecs_testkit::{Assembly, Count, Harness, Items, Name, Op, Pos, Target};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -88,6 +88,34 @@ proptest! {
         h.run(&batches);
         h.run(&every_shape(mode).collect::<Vec<_>>());
         h.run(&ops);
+        h.run(&every_shape(mode.wrapping_add(1)).collect::<Vec<_>>());
+    }
+}
+
+proptest! {
+    #![proptest_config(cases_from_env("ECS_MODEL_CASES", 96))]
+
+    /// Query states made once, on the empty world (before any component type is registered),
+    /// then used between random structural ops: every sweep through a state agrees with the
+    /// model, as the one-off queries do, whatever types and entities arrived since it was made.
+    /// At the end every shape runs once more through its state, then once more afresh.
+    #[test]
+    fn prepared_states_agree_with_the_model(
+        first in aligned_batch(200),
+        ops in vec(prepared_query_op(), 0..MAX_OPS),
+        mode in any::<u8>(),
+    ) {
+        let mut h = Harness::with_types(&SWEPT);
+        h.prepare_sweeps();
+        h.run(&[first]);
+        h.run(&ops);
+        let prepared: Vec<Op> = every_shape(mode)
+            .map(|op| match op {
+                Op::QuerySweep { shape, mode } => Op::PreparedSweep { shape, mode },
+                other => other,
+            })
+            .collect();
+        h.run(&prepared);
         h.run(&every_shape(mode.wrapping_add(1)).collect::<Vec<_>>());
     }
 }

@@ -22,7 +22,9 @@ use crate::component::{
     Count, Generate, Items, Key, Mark, Mirror, Name, Pos, Tag, Tracked, Value, Which, with_type,
 };
 use crate::model::{DeadIds, Model, Status, ent};
-use crate::query::{self, Method, OP_SHAPES, SHAPES, Sweep, Val, with_shape};
+use crate::query::{
+    self, Method, OP_SHAPES, Prepare, PreparedStates, PreparedSweep, SHAPES, Sweep, Val, with_shape,
+};
 
 /// The whole state is compared after every op while at most this many entities live.
 pub const FULL_CHECK_LIVE: usize = 24;
@@ -301,6 +303,14 @@ pub enum Op {
         /// which path writes to every match
         mode: u8,
     },
+    /// The sweep of shape `shape % SWEEP_SHAPES`, as in `QuerySweep`, through a `QueryState` the
+    /// harness keeps between ops (made on first use, or by [`Harness::prepare_sweeps`])
+    PreparedSweep {
+        /// which query type
+        shape: usize,
+        /// which path writes to every match
+        mode: u8,
+    },
     /// `Entity::from_bits(bits)` round trip, then every entity API on the handle
     Bits(u64),
     /// Every entity API on one handle (failing mutators too, when it is not alive)
@@ -378,6 +388,8 @@ pub struct Harness {
     /// How often each kind of op ran, by the status of its target, when recording (see
     /// [`Harness::coverage`]; off by default: it formats strings on every op).
     coverage: Option<BTreeMap<String, usize>>,
+    /// The query states `Op::PreparedSweep` uses, by shape, kept across ops.
+    prepared: PreparedStates,
 }
 
 impl Default for Harness {
@@ -398,6 +410,7 @@ impl Harness {
             big_done: false,
             tracked_base: (ledger.live(), ledger.errors().len()),
             coverage: None,
+            prepared: PreparedStates::new(),
         }
     }
 
@@ -407,6 +420,20 @@ impl Harness {
             model: Model::probing(types.iter().map(|w| w.key())),
             types,
             ..Harness::new()
+        }
+    }
+
+    /// Makes the `QueryState` of every sweep shape that has none, from the world as it is now
+    /// (before any type is registered, for a fresh harness); `Op::PreparedSweep` uses them.
+    pub fn prepare_sweeps(&mut self) {
+        for shape in 0..SWEEP_SHAPES {
+            let shape = usize::from(OP_SHAPES) + shape;
+            let prepare = Prepare {
+                world: &self.world,
+                states: &mut self.prepared,
+                shape,
+            };
+            with_shape(shape, prepare);
         }
     }
 
@@ -496,6 +523,7 @@ impl Harness {
             model,
             big_done,
             types,
+            prepared,
             ..
         } = self;
         match op {
@@ -678,6 +706,19 @@ impl Harness {
                 };
                 with_shape(usize::from(OP_SHAPES) + shape % SWEEP_SHAPES, visitor);
                 // The sweep's writes reached exactly the values the model changed.
+                model.assert_values(world);
+            }
+            Op::PreparedSweep { shape, mode } => {
+                let shape = usize::from(OP_SHAPES) + shape % SWEEP_SHAPES;
+                let visitor = PreparedSweep {
+                    world,
+                    model,
+                    states: prepared,
+                    shape,
+                    mode: *mode,
+                    k: 1,
+                };
+                with_shape(shape, visitor);
                 model.assert_values(world);
             }
             Op::Bits(bits) => {

@@ -11,12 +11,13 @@
 //! the ones `Op::Query` picks (one query method per operation, see [`check_method`]), the rest
 //! the ones `Op::QuerySweep` runs through every read and write path ([`check_sweep`]).
 
-use std::any::type_name;
+use std::any::{Any, type_name};
+use std::collections::BTreeMap;
 #[cfg(feature = "parallel")]
 use std::sync::Mutex;
 
 use ecs_core::prelude::*;
-use ecs_core::query::{QueryData, QueryFilter, ReadOnlyItem};
+use ecs_core::query::{QueryData, QueryFilter, QueryState, ReadOnlyItem};
 
 use crate::component::{Count, Generate, Items, Key, Mark, Mirror, Name, Pos, Tag, Tracked, Value};
 use crate::model::{Model, Record, missing};
@@ -703,7 +704,7 @@ pub fn check_method<Q: ModelFetch, F: ModelFilter>(
 pub fn check_sweep<Q: ModelFetch, F: ModelFilter>(
     world: &mut World,
     model: &mut Model,
-    build: Build<Q, F>,
+    mut build: impl for<'w> FnMut(&'w mut World) -> Query<'w, Q, F>,
     mode: u8,
     k: u8,
 ) {
@@ -863,7 +864,10 @@ pub const OP_SHAPES: u8 = 10;
 /// Something done with one query shape of the table.
 pub(crate) trait ShapeVisitor {
     type Out;
-    fn visit<Q: ModelFetch, F: ModelFilter>(self, build: Build<Q, F>) -> Self::Out
+    fn visit<Q: ModelFetch + 'static, F: ModelFilter + 'static>(
+        self,
+        build: Build<Q, F>,
+    ) -> Self::Out
     where
         for<'w> Q::State<'w>: Sync,
         for<'w> F::State<'w>: Sync;
@@ -954,7 +958,7 @@ pub(crate) struct Method<'a> {
 
 impl ShapeVisitor for Method<'_> {
     type Out = ();
-    fn visit<Q: ModelFetch, F: ModelFilter>(self, build: Build<Q, F>)
+    fn visit<Q: ModelFetch + 'static, F: ModelFilter + 'static>(self, build: Build<Q, F>)
     where
         for<'w> Q::State<'w>: Sync,
         for<'w> F::State<'w>: Sync,
@@ -980,7 +984,7 @@ pub(crate) struct Sweep<'a> {
 
 impl ShapeVisitor for Sweep<'_> {
     type Out = ();
-    fn visit<Q: ModelFetch, F: ModelFilter>(self, build: Build<Q, F>)
+    fn visit<Q: ModelFetch + 'static, F: ModelFilter + 'static>(self, build: Build<Q, F>)
     where
         for<'w> Q::State<'w>: Sync,
         for<'w> F::State<'w>: Sync,
@@ -989,12 +993,81 @@ impl ShapeVisitor for Sweep<'_> {
     }
 }
 
+/// Runs [`check_sweep`] on a shape through a [`QueryState`] kept in `states` (keyed by shape,
+/// made on first use): every query of the sweep is built from storages found when the state
+/// was made, however the world changed since.
+pub(crate) struct PreparedSweep<'a> {
+    pub(crate) world: &'a mut World,
+    pub(crate) model: &'a mut Model,
+    pub(crate) states: &'a mut PreparedStates,
+    pub(crate) shape: usize,
+    pub(crate) mode: u8,
+    pub(crate) k: u8,
+}
+
+/// The [`QueryState`]s a harness keeps between ops, by shape: each a `QueryState<Q, F>` of the
+/// shape's types.
+pub type PreparedStates = BTreeMap<usize, Box<dyn Any>>;
+
+/// The state of shape `shape` in `states`, made from `world` if it has none.
+fn prepared_state<'s, Q: ModelFetch + 'static, F: ModelFilter + 'static>(
+    states: &'s mut PreparedStates,
+    shape: usize,
+    world: &World,
+) -> &'s mut QueryState<Q, F> {
+    states
+        .entry(shape)
+        .or_insert_with(|| Box::new(world.query_state_filtered::<Q, F>()))
+        .downcast_mut()
+        .expect("one query type per shape")
+}
+
+impl ShapeVisitor for PreparedSweep<'_> {
+    type Out = ();
+    fn visit<Q: ModelFetch + 'static, F: ModelFilter + 'static>(self, build: Build<Q, F>)
+    where
+        for<'w> Q::State<'w>: Sync,
+        for<'w> F::State<'w>: Sync,
+    {
+        // `F` is the whole filter the shape's builder ends with, chained ones included, so a
+        // state of `Q` and `F` builds the same query.
+        let _ = build;
+        let state = prepared_state::<Q, F>(self.states, self.shape, self.world);
+        check_sweep(
+            self.world,
+            self.model,
+            |w| state.query_mut(w),
+            self.mode,
+            self.k,
+        );
+    }
+}
+
+/// Makes, in `states`, the state of every shape from `first` on that has none, from `world`
+/// as it is now.
+pub(crate) struct Prepare<'a> {
+    pub(crate) world: &'a World,
+    pub(crate) states: &'a mut PreparedStates,
+    pub(crate) shape: usize,
+}
+
+impl ShapeVisitor for Prepare<'_> {
+    type Out = ();
+    fn visit<Q: ModelFetch + 'static, F: ModelFilter + 'static>(self, _: Build<Q, F>)
+    where
+        for<'w> Q::State<'w>: Sync,
+        for<'w> F::State<'w>: Sync,
+    {
+        prepared_state::<Q, F>(self.states, self.shape, self.world);
+    }
+}
+
 /// Counts the model's matches of a shape.
 struct Matches<'a>(&'a Model);
 
 impl ShapeVisitor for Matches<'_> {
     type Out = usize;
-    fn visit<Q: ModelFetch, F: ModelFilter>(self, _: Build<Q, F>) -> usize
+    fn visit<Q: ModelFetch + 'static, F: ModelFilter + 'static>(self, _: Build<Q, F>) -> usize
     where
         for<'w> Q::State<'w>: Sync,
         for<'w> F::State<'w>: Sync,

@@ -242,3 +242,13 @@ pub fn query_op() -> impl Strategy<Value = Op> {
         3 => (0..SWEEP_SHAPES, any::<u8>()).prop_map(|(shape, mode)| Op::QuerySweep { shape, mode }),
     ]
 }
+
+/// One step of a prepared-query case: a step of [`query_op`], or a sweep of one shape through
+/// the query state the harness keeps, so states see every structural change in between.
+pub fn prepared_query_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => query_op(),
+        1 => (0..SWEEP_SHAPES, any::<u8>())
+            .prop_map(|(shape, mode)| Op::PreparedSweep { shape, mode }),
+    ]
+}

@@ -17,7 +17,8 @@ pub fn workload() -> Workload {
         contenders: || {
             let list = vec![
                 Contender::of::<Ideal>("ideal", "one Vec"),
-                Contender::of::<Ours>("ours", "query.for_each"),
+                Contender::of::<Ours>("ours", "prepared QueryState, query_mut.for_each"),
+                Contender::of::<OursUnprepared>("ours_unprepared", "world.query.for_each"),
             ];
             #[cfg(feature = "peers")]
             let list = [list, peers::contenders()].concat();
@@ -54,10 +55,34 @@ impl Bench for Ideal {
     }
 }
 
-/// Ours: one dense `Data` storage.
-struct Ours(ecs_core::World);
+/// Ours as a game writes a per-frame loop: the query prepared once and kept
+/// (as a system's `Query` param keeps it), over one dense `Data` storage.
+struct Ours {
+    world: ecs_core::World,
+    doubled: ecs_core::query::QueryState<&'static mut Data>,
+}
 
 impl Bench for Ours {
+    fn setup() -> Self {
+        let mut world = ecs_core::World::new();
+        spawn_fragmented(&mut world);
+        let doubled = world.query_state::<&mut Data>();
+        Self { world, doubled }
+    }
+
+    fn run(&mut self) {
+        self.doubled.query_mut(&mut self.world).for_each(double);
+    }
+
+    fn checksum(&mut self) -> f64 {
+        data_sum(self.world.query_ref::<&Data>().iter())
+    }
+}
+
+/// Ours, the query built afresh each run: every type it names looked up again.
+struct OursUnprepared(ecs_core::World);
+
+impl Bench for OursUnprepared {
     fn setup() -> Self {
         let mut world = ecs_core::World::new();
         spawn_fragmented(&mut world);

@@ -12,7 +12,7 @@ use crate::storage::SparseSet;
 use crate::view::WorldView;
 
 use super::Query;
-use super::column::{Presence, Required};
+use super::column::{Presence, Required, StorageRoot};
 use super::data::QueryData;
 use super::filter::{QueryFilter, sealed};
 
@@ -129,21 +129,27 @@ unsafe impl<T> Sync for TickFilter<'_, T> {}
 unsafe impl<T> Send for TickFilter<'_, T> {}
 
 impl<'w, T: TrackedComponent> TickFilter<'w, T> {
-    /// The filter's view of `T`, comparing added ticks if `added`, else changed ones.
-    fn of(view: WorldView<'w>, added: bool) -> Self {
-        let found = view.storages().lookup::<T>();
+    /// The filter's view of the storage at `found`, comparing added ticks if
+    /// `added`, else changed ones.
+    ///
+    /// # Safety
+    /// `found` was found in the world `view` borrows.
+    #[inline]
+    unsafe fn of(view: WorldView<'w>, found: Option<StorageRoot<T>>, added: bool) -> Self {
         let (ticks, tracked) = match found {
-            Some((_, set)) if T::TRACK_CHANGES => {
-                // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for
-                // `'w`; its ticks vector changes only under `&mut World`.
+            Some(found) if T::TRACK_CHANGES => {
+                // SAFETY: a live `SparseSet<T>` owned by the world (the
+                // caller's contract), borrowed for `'w`; its ticks vector
+                // changes only under `&mut World`.
                 let (added_ticks, changed_ticks) =
-                    unsafe { SparseSet::ticks_for_read(set.as_ptr()) };
+                    unsafe { SparseSet::ticks_for_read(found.root().as_ptr()) };
                 (if added { added_ticks } else { changed_ticks }, true)
             }
             _ => (NonNull::dangling(), false),
         };
         Self {
-            presence: Presence::found(view, found),
+            // SAFETY: forwarded from the caller.
+            presence: unsafe { Presence::found(found) },
             ticks,
             tracked,
             last_run: view.ticks().last_run,
@@ -205,8 +211,20 @@ macro_rules! tick_filter {
                 access.require::<T>();
             }
 
-            fn state(view: WorldView<'_>) -> TickFilter<'_, T> {
-                TickFilter::of(view, $added)
+            type Prepared = Option<StorageRoot<T>>;
+
+            #[inline]
+            fn prepare(view: WorldView<'_>) -> Self::Prepared {
+                StorageRoot::find(view)
+            }
+
+            #[inline]
+            unsafe fn state_prepared<'w>(
+                prepared: &Self::Prepared,
+                view: WorldView<'w>,
+            ) -> TickFilter<'w, T> {
+                // SAFETY: found in the same world (the caller's contract).
+                unsafe { TickFilter::of(view, *prepared, $added) }
             }
 
             #[inline]

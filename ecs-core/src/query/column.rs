@@ -6,9 +6,8 @@ use core::ptr::NonNull;
 
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
-use crate::group::GroupSpan;
 use crate::storage::{SparseReader, SparseSet};
-use crate::view::{DenseOrder, Exclusive, WorldView};
+use crate::view::{DenseOrder, Exclusive, ViewMode, WorldView};
 
 #[cfg(doc)]
 use super::data::QueryData;
@@ -41,6 +40,63 @@ pub struct Column<'w, T> {
     _values: PhantomData<&'w T>,
 }
 
+/// Where a world keeps `T`'s storage: its component id and a copy of the
+/// storage's root pointer (never one derived from a reference, so no later
+/// borrow of the world invalidates it).
+///
+/// A [`QueryState`](super::QueryState) keeps one per type it fetches or
+/// filters on, so that using it again skips the lookup by type. A storage,
+/// once made, lives as long as its world and never moves, so the pointer
+/// stays valid for that world; the state checks that it is given the same
+/// world before anything reads through it. It can only be copied: what
+/// reads through it is this crate's.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::query::{QueryData, StorageRoot};
+///
+/// #[derive(Component)]
+/// struct Position(f32);
+///
+/// // What a prepared `&Position` keeps: the storage, once the world has one.
+/// fn kept(_: <&Position as QueryData>::Prepared) {}
+/// let _: fn(Option<StorageRoot<Position>>) = kept;
+/// ```
+pub struct StorageRoot<T> {
+    id: ComponentId,
+    root: NonNull<SparseSet<T>>,
+}
+
+impl<T> Clone for StorageRoot<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for StorageRoot<T> {}
+
+// SAFETY: the root is only an address: reading or writing through it is done
+// under a borrow of its world (shared to read, exclusive to write), which
+// carries the thread rules; `T: Component` is `Send + Sync`.
+unsafe impl<T: Component> Send for StorageRoot<T> {}
+// SAFETY: as above; a shared `StorageRoot` only hands out copies of the address.
+unsafe impl<T: Component> Sync for StorageRoot<T> {}
+
+impl<T: Component> StorageRoot<T> {
+    /// Where the viewed world keeps `T`'s storage; `None` if it has none yet.
+    #[inline]
+    pub(crate) fn find<M: ViewMode>(view: WorldView<'_, M>) -> Option<Self> {
+        let (id, root) = view.storages().lookup::<T>()?;
+        Some(Self { id, root })
+    }
+
+    /// The root pointer, for the change filters' ticks.
+    #[inline]
+    pub(super) fn root(self) -> NonNull<SparseSet<T>> {
+        self.root
+    }
+}
+
 /// A storage every match of a query must be in, as the query sees it when
 /// choosing where its candidates come from.
 ///
@@ -64,7 +120,6 @@ pub struct Column<'w, T> {
 pub struct Required<'w> {
     pub(crate) entities: &'w [Entity],
     pub(crate) component: Option<ComponentId>,
-    pub(crate) group: Option<GroupSpan>,
     pub(crate) reorders: u64,
 }
 
@@ -88,7 +143,6 @@ pub struct Presence<'w, T> {
     sparse: SparseReader<'w>,
     pub(super) entities: &'w [Entity],
     component: Option<ComponentId>,
-    group: Option<GroupSpan>,
     reorders: u64,
     _type: PhantomData<fn() -> T>,
 }
@@ -102,27 +156,24 @@ impl<T> Clone for Presence<'_, T> {
 impl<T> Copy for Presence<'_, T> {}
 
 impl<'w, T: Component> Presence<'w, T> {
-    /// The holders of `T` in the viewed world; none if it has no storage for `T`.
-    pub(crate) fn of(view: WorldView<'w>) -> Self {
-        Self::found(view, view.storages().lookup::<T>())
-    }
-
-    /// The holders of `T`, from the result of looking its storage up in `view`.
-    pub(super) fn found(
-        view: WorldView<'w>,
-        found: Option<(ComponentId, NonNull<SparseSet<T>>)>,
-    ) -> Self {
-        let Some((id, set)) = found else {
+    /// The holders of `T`, from where a world borrowed for `'w` keeps `T`'s
+    /// storage (`None`: it has none, so nothing holds `T`).
+    ///
+    /// # Safety
+    /// `found` is `StorageRoot::find` of a view of a world borrowed for `'w`.
+    #[inline]
+    pub(super) unsafe fn found(found: Option<StorageRoot<T>>) -> Self {
+        let Some(StorageRoot { id, root: set }) = found else {
             return Self {
                 sparse: SparseReader::EMPTY,
                 entities: &[],
                 component: None,
-                group: None,
                 reorders: 0,
                 _type: PhantomData,
             };
         };
-        // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for `'w`;
+        // SAFETY: a live `SparseSet<T>` owned by the world (the caller's
+        // contract: a storage lives as long as its world), borrowed for `'w`;
         // its index and entities change only under `&mut World`.
         let (sparse, entities) = unsafe { SparseSet::split_for_presence(set.as_ptr()) };
         // SAFETY: as above.
@@ -131,7 +182,6 @@ impl<'w, T: Component> Presence<'w, T> {
             sparse: sparse.reader(),
             entities,
             component: Some(id),
-            group: view.group_span(id),
             reorders,
             _type: PhantomData,
         }
@@ -161,7 +211,6 @@ impl<'w, T> Presence<'w, T> {
         Required {
             entities: self.entities,
             component: self.component,
-            group: self.group,
             reorders: self.reorders,
         }
     }
@@ -185,41 +234,58 @@ impl<T> Copy for Column<'_, T> {}
 
 impl<'w, T: Component> Column<'w, T> {
     /// A column that can only be read; empty if the world has no storage for `T`.
-    pub(crate) fn shared(view: WorldView<'w>) -> Self {
-        let found = view.storages().lookup::<T>();
+    #[cfg(all(test, debug_assertions))]
+    fn of(view: WorldView<'w>) -> Self {
+        // SAFETY: found in this very view.
+        unsafe { Self::shared(view, StorageRoot::find(view)) }
+    }
+
+    /// A column that can only be read, of the storage at `found`; empty for
+    /// `None`. The view is the proof of the borrow that `'w` names.
+    ///
+    /// # Safety
+    /// `found` is `StorageRoot::find` of a view of the same world as `_view`.
+    #[inline]
+    pub(crate) unsafe fn shared(_view: WorldView<'w>, found: Option<StorageRoot<T>>) -> Self {
         let data = match found {
-            // SAFETY: a live `SparseSet<T>` owned by the world, borrowed for `'w`;
-            // the pointer is only read through (type invariant).
-            Some((_, set)) => unsafe { SparseSet::data_for_read(set.as_ptr()) },
+            // SAFETY: a live `SparseSet<T>` owned by the world (the caller's
+            // contract), borrowed for `'w`; the pointer is only read through
+            // (type invariant).
+            Some(found) => unsafe { SparseSet::data_for_read(found.root.as_ptr()) },
             None => NonNull::dangling(),
         };
         Self {
-            presence: Presence::found(view, found),
+            // SAFETY: forwarded from the caller.
+            presence: unsafe { Presence::found(found) },
             data,
             shift: 0,
             _values: PhantomData,
         }
     }
 
-    /// A column whose data may be written; `found` is what
-    /// `view.root_for_write::<T>()` returned.
+    /// A column whose data may be written, of the storage at `found`; empty
+    /// for `None`. The view is the proof that the world is borrowed
+    /// exclusively for `'w`.
     ///
     /// # Safety
-    /// Nothing else reachable from the caller (no other column of any copy of
-    /// `view`) may reference `T`'s data during `'w`.
+    /// `found` is `StorageRoot::find` of a view of the same world as `_view`,
+    /// and nothing else reachable from the caller (no other column of any
+    /// copy of `_view`) may reference `T`'s data during `'w`.
+    #[inline]
     pub(crate) unsafe fn exclusive(
-        view: WorldView<'w, Exclusive>,
-        found: Option<(ComponentId, NonNull<SparseSet<T>>)>,
+        _view: WorldView<'w, Exclusive>,
+        found: Option<StorageRoot<T>>,
     ) -> Self {
         let data = match found {
-            // SAFETY: `set` is the root pointer of a live `SparseSet<T>` owned by
-            // the world, borrowed exclusively for `'w`; the caller guarantees
-            // that nothing else reaches its data.
-            Some((_, set)) => unsafe { SparseSet::data_for_write(set.as_ptr()) },
+            // SAFETY: `root` is the root pointer of a live `SparseSet<T>` owned
+            // by the world, borrowed exclusively for `'w`; the caller
+            // guarantees that nothing else reaches its data.
+            Some(found) => unsafe { SparseSet::data_for_write(found.root.as_ptr()) },
             None => NonNull::dangling(),
         };
         Self {
-            presence: Presence::found(view.as_shared(), found),
+            // SAFETY: forwarded from the caller.
+            presence: unsafe { Presence::found(found) },
             data,
             shift: 0,
             _values: PhantomData,
@@ -355,7 +421,7 @@ mod tests {
     fn get_out_of_range_fires_the_debug_check() {
         let mut world = World::new();
         world.spawn_batch((0..3).map(Health));
-        let column = Column::<Health>::shared(world.data_view());
+        let column = Column::<Health>::of(world.data_view());
         // SAFETY: deliberately breaks the contract; the debug check panics first.
         let _ = unsafe { column.get(3) };
     }
@@ -366,7 +432,7 @@ mod tests {
     fn slice_out_of_range_fires_the_debug_check() {
         let mut world = World::new();
         world.spawn_batch((0..3).map(Health));
-        let column = Column::<Health>::shared(world.data_view());
+        let column = Column::<Health>::of(world.data_view());
         // SAFETY: deliberately breaks the contract; the debug check panics first.
         let _ = unsafe { column.slice(4) };
     }

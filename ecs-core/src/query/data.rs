@@ -7,7 +7,7 @@ use crate::component::Component;
 use crate::entity::Entity;
 use crate::view::{ViewMode, WorldView};
 
-use super::column::{Column, Required};
+use super::column::{Column, Required, StorageRoot};
 use super::mut_column::MutColumn;
 
 /// Something a query fetches for each matching entity: `&T`, `&mut T`,
@@ -25,6 +25,9 @@ use super::mut_column::MutColumn;
 ///   [`state`](Self::state), and only for types registered as `Write`;
 /// - [`ReadOnly`](Self::ReadOnly) fetches the same entities without writing, and
 ///   [`readonly_state`](Self::readonly_state) converts the state for it;
+/// - [`prepare`](Self::prepare) reports only storages of the viewed world,
+///   and [`state_prepared`](Self::state_prepared) given them builds the state
+///   [`state`](Self::state) would build from the same view;
 /// - [`for_each_required`](Self::for_each_required) reports only storages of
 ///   the world given to [`state`](Self::state), each holding every entity
 ///   `fetch` returns `Some` for; the read-only form reports the same storages;
@@ -78,9 +81,37 @@ pub unsafe trait QueryData {
     /// Registers every component type whose data this fetch reads or writes.
     fn access(access: &mut Access);
 
-    /// Captures the storages this fetch uses. Only an exclusive view (mode
-    /// [`Exclusive`](crate::query::Exclusive)) can build a fetch that writes.
-    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Self::State<'w>;
+    /// What a [`QueryState`](super::QueryState) keeps of this fetch between
+    /// uses: where the world keeps each storage it reads
+    /// ([`StorageRoot`](super::StorageRoot), `None` for a type the world had
+    /// not seen), a tuple of those for a fetch of several.
+    type Prepared: Copy + Send + Sync + 'static;
+
+    /// Finds the storages this fetch uses in the viewed world.
+    fn prepare(view: WorldView<'_>) -> Self::Prepared;
+
+    /// Captures the storages this fetch uses, found beforehand by
+    /// [`prepare`](Self::prepare): no lookup by type. Only an exclusive view
+    /// (mode [`Exclusive`](crate::query::Exclusive)) can build a fetch that
+    /// writes.
+    ///
+    /// # Safety
+    /// `prepared` was returned by `prepare` given a view of the world `view`
+    /// borrows (the same world, not merely an equal one): the storages it
+    /// names are that world's, which it keeps for as long as it lives.
+    unsafe fn state_prepared<'w, M: ViewMode>(
+        prepared: &Self::Prepared,
+        view: WorldView<'w, M>,
+    ) -> Self::State<'w>;
+
+    /// Captures the storages this fetch uses, looking each up by type. Only an
+    /// exclusive view (mode [`Exclusive`](crate::query::Exclusive)) can build
+    /// a fetch that writes.
+    #[inline]
+    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Self::State<'w> {
+        // SAFETY: prepared just now, from this very view.
+        unsafe { Self::state_prepared(&Self::prepare(view.as_shared()), view) }
+    }
 
     /// The same state, for the read-only form.
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w>;
@@ -158,8 +189,20 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
         access.require::<T>();
     }
 
-    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Column<'w, T> {
-        Column::shared(view.as_shared())
+    type Prepared = Option<StorageRoot<T>>;
+
+    #[inline]
+    fn prepare(view: WorldView<'_>) -> Self::Prepared {
+        StorageRoot::find(view)
+    }
+
+    #[inline]
+    unsafe fn state_prepared<'w, M: ViewMode>(
+        prepared: &Self::Prepared,
+        view: WorldView<'w, M>,
+    ) -> Column<'w, T> {
+        // SAFETY: found in the same world (the caller's contract).
+        unsafe { Column::shared(view.as_shared(), *prepared) }
     }
 
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
@@ -224,17 +267,29 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         access.require::<T>();
     }
 
-    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> MutColumn<'w, T> {
+    type Prepared = Option<StorageRoot<T>>;
+
+    #[inline]
+    fn prepare(view: WorldView<'_>) -> Self::Prepared {
+        StorageRoot::find(view)
+    }
+
+    #[inline]
+    unsafe fn state_prepared<'w, M: ViewMode>(
+        prepared: &Self::Prepared,
+        view: WorldView<'w, M>,
+    ) -> MutColumn<'w, T> {
         let Some(view) = view.as_exclusive() else {
             panic!(
                 "a query that writes `{}` was built from a shared borrow of the world",
                 core::any::type_name::<T>()
             );
         };
-        // SAFETY: the view is exclusive, so the world is borrowed mutably for
-        // `'w`; `Query::new` checked the access, so no other fetch reaches `T`,
-        // and filters only read ticks of entities before their items exist.
-        unsafe { MutColumn::exclusive(view) }
+        // SAFETY: found in the same world (the caller's contract); the view is
+        // exclusive, so the world is borrowed mutably for `'w`; the query
+        // checked the access, so no other fetch reaches `T`, and filters only
+        // read ticks of entities before their items exist.
+        unsafe { MutColumn::exclusive(view, *prepared) }
     }
 
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
@@ -296,8 +351,20 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
         access.add_optional(&inner);
     }
 
-    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Q::State<'w> {
-        Q::state(view)
+    type Prepared = Q::Prepared;
+
+    #[inline]
+    fn prepare(view: WorldView<'_>) -> Self::Prepared {
+        Q::prepare(view)
+    }
+
+    #[inline]
+    unsafe fn state_prepared<'w, M: ViewMode>(
+        prepared: &Self::Prepared,
+        view: WorldView<'w, M>,
+    ) -> Q::State<'w> {
+        // SAFETY: forwarded under the caller's contract.
+        unsafe { Q::state_prepared(prepared, view) }
     }
 
     fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
@@ -348,7 +415,12 @@ unsafe impl QueryData for Entity {
 
     fn access(_: &mut Access) {}
 
-    fn state<M: ViewMode>(_: WorldView<'_, M>) {}
+    type Prepared = ();
+
+    fn prepare(_: WorldView<'_>) {}
+
+    #[inline]
+    unsafe fn state_prepared<M: ViewMode>(_: &(), _: WorldView<'_, M>) {}
 
     fn readonly_state<'w>(_: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {}
 

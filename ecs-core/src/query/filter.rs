@@ -8,7 +8,7 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::view::WorldView;
 
-use super::column::{Presence, Required};
+use super::column::{Presence, Required, StorageRoot};
 #[cfg(doc)]
 use super::{Added, Changed};
 
@@ -63,8 +63,28 @@ pub trait QueryFilter: sealed::Sealed {
     /// entity. A filter that cannot say (`Or`) records nothing.
     fn access(access: &mut Access);
 
-    /// Captures the storages this filter looks at.
-    fn state(view: WorldView<'_>) -> Self::State<'_>;
+    /// What a [`QueryState`](super::QueryState) keeps of this filter between
+    /// uses: where the world keeps each storage it looks at.
+    type Prepared: Copy + Send + Sync + 'static;
+
+    /// Finds the storages this filter looks at in the viewed world.
+    fn prepare(view: WorldView<'_>) -> Self::Prepared;
+
+    /// Captures the storages this filter looks at, found beforehand by
+    /// [`prepare`](Self::prepare).
+    ///
+    /// # Safety
+    /// `prepared` was returned by `prepare` given a view of the world `view`
+    /// borrows.
+    unsafe fn state_prepared<'w>(prepared: &Self::Prepared, view: WorldView<'w>)
+    -> Self::State<'w>;
+
+    /// Captures the storages this filter looks at, looking each up by type.
+    #[inline]
+    fn state(view: WorldView<'_>) -> Self::State<'_> {
+        // SAFETY: prepared just now, from this very view.
+        unsafe { Self::state_prepared(&Self::prepare(view), view) }
+    }
 
     /// Calls `f` with every storage a matching entity must be in.
     fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>));
@@ -158,8 +178,17 @@ impl<T: Component> QueryFilter for With<T> {
         access.require::<T>();
     }
 
-    fn state(view: WorldView<'_>) -> Presence<'_, T> {
-        Presence::of(view)
+    type Prepared = Option<StorageRoot<T>>;
+
+    #[inline]
+    fn prepare(view: WorldView<'_>) -> Self::Prepared {
+        StorageRoot::find(view)
+    }
+
+    #[inline]
+    unsafe fn state_prepared<'w>(prepared: &Self::Prepared, _: WorldView<'w>) -> Presence<'w, T> {
+        // SAFETY: found in the world borrowed for `'w` (the caller's contract).
+        unsafe { Presence::found(*prepared) }
     }
 
     #[inline]
@@ -188,8 +217,17 @@ impl<T: Component> QueryFilter for Without<T> {
         access.exclude::<T>();
     }
 
-    fn state(view: WorldView<'_>) -> Presence<'_, T> {
-        Presence::of(view)
+    type Prepared = Option<StorageRoot<T>>;
+
+    #[inline]
+    fn prepare(view: WorldView<'_>) -> Self::Prepared {
+        StorageRoot::find(view)
+    }
+
+    #[inline]
+    unsafe fn state_prepared<'w>(prepared: &Self::Prepared, _: WorldView<'w>) -> Presence<'w, T> {
+        // SAFETY: found in the world borrowed for `'w` (the caller's contract).
+        unsafe { Presence::found(*prepared) }
     }
 
     #[inline]
@@ -234,8 +272,21 @@ macro_rules! tuple_filter {
                 $($name::access(access);)*
             }
 
-            fn state(view: WorldView<'_>) -> Self::State<'_> {
-                ($($name::state(view),)*)
+            type Prepared = ($($name::Prepared,)*);
+
+            #[inline]
+            fn prepare(view: WorldView<'_>) -> Self::Prepared {
+                ($($name::prepare(view),)*)
+            }
+
+            #[inline]
+            unsafe fn state_prepared<'w>(
+                prepared: &Self::Prepared,
+                view: WorldView<'w>,
+            ) -> Self::State<'w> {
+                let ($($name,)*) = prepared;
+                // SAFETY: forwarded under the caller's contract.
+                ($(unsafe { $name::state_prepared($name, view) },)*)
             }
 
             #[inline]
@@ -287,8 +338,21 @@ macro_rules! tuple_filter {
                 access.add_optional(&inner);
             }
 
-            fn state(view: WorldView<'_>) -> Self::State<'_> {
-                ($($name::state(view),)*)
+            type Prepared = ($($name::Prepared,)*);
+
+            #[inline]
+            fn prepare(view: WorldView<'_>) -> Self::Prepared {
+                ($($name::prepare(view),)*)
+            }
+
+            #[inline]
+            unsafe fn state_prepared<'w>(
+                prepared: &Self::Prepared,
+                view: WorldView<'w>,
+            ) -> Self::State<'w> {
+                let ($($name,)*) = prepared;
+                // SAFETY: forwarded under the caller's contract.
+                ($(unsafe { $name::state_prepared($name, view) },)*)
             }
 
             #[inline]

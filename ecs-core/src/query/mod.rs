@@ -49,6 +49,7 @@ mod par;
 mod plan;
 mod read_only;
 mod slices;
+mod state;
 mod tuple;
 
 use core::any::type_name;
@@ -61,6 +62,7 @@ pub use filter::{Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
 pub use read_only::ReadOnlyQuery;
 pub use slices::SliceQueryData;
+pub use state::QueryState;
 
 // The machinery `#[derive(Query)]` and hand-written fetches name; users never do.
 #[doc(hidden)]
@@ -68,7 +70,9 @@ pub use crate::access::{Access, AccessMode};
 #[doc(hidden)]
 pub use crate::view::{Exclusive, Shared, ViewMode, WorldView};
 #[doc(hidden)]
-pub use column::Required;
+pub use column::{Required, StorageRoot};
+#[doc(hidden)]
+pub use state::Prepared;
 
 use crate::component::Component;
 use crate::entity::Entity;
@@ -187,14 +191,44 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// one query per borrow.
     #[inline]
     pub(crate) fn new<M: ViewMode>(view: WorldView<'w, M>) -> Self {
+        Self::check_access();
+        let shared = view.as_shared();
+        Self::planned(shared, Q::state(view), F::state(shared))
+    }
+
+    /// A query over storages found beforehand, without any lookup by type or
+    /// access check.
+    ///
+    /// # Safety
+    /// `data` and `filter` were prepared (`QueryData::prepare`,
+    /// `QueryFilter::prepare`) from a view of the world `view` borrows, and
+    /// [`check_access`](Self::check_access) passed for `Q`.
+    #[inline]
+    pub(crate) unsafe fn prepared<M: ViewMode>(
+        view: WorldView<'w, M>,
+        data: &Q::Prepared,
+        filter: &F::Prepared,
+    ) -> Self {
+        let shared = view.as_shared();
+        // SAFETY: forwarded from the caller.
+        let (data, filter) = unsafe {
+            (
+                Q::state_prepared(data, view),
+                F::state_prepared(filter, shared),
+            )
+        };
+        Self::planned(shared, data, filter)
+    }
+
+    /// Panics if `Q` asks for `&mut T` together with any other access to `T`.
+    #[inline]
+    pub(crate) fn check_access() {
         // One column, or none written, cannot conflict: decided at compile time.
         if Q::WRITES && Q::LEAVES > 1 {
             let mut access = Access::new();
             Q::access(&mut access);
             access.assert_no_conflict(type_name::<Q>());
         }
-        let shared = view.as_shared();
-        Self::planned(shared, Q::state(view), F::state(shared))
     }
 
     /// Keeps only entities that also hold a `T`.
@@ -298,6 +332,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// assert_eq!(world.get::<Health>(e)?.0, 6);
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn iter_mut(&mut self) -> QueryIter<'_, 'w, Q, F> {
         // SAFETY: as in `iter`; `&mut self` keeps every other item of this query
         // dead while these live, and each entity is yielded once.
@@ -319,6 +354,10 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// assert_eq!(world.get::<Position>(e)?.0, 2.0);
     /// # Ok::<(), Error>(())
     /// ```
+    // Each closure makes its own copy of this loop, called from one place:
+    // inlining it there costs no code and keeps the query's columns in
+    // registers rather than passed through memory.
+    #[inline(always)]
     pub fn for_each(&mut self, f: impl FnMut(Q::Item<'_>)) {
         self.iter_mut().for_each(f);
     }
@@ -561,6 +600,11 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// The fetch state, for the query's own modules.
     pub(crate) fn data_ref(&self) -> &Q::State<'w> {
         &self.data
+    }
+
+    /// The view the query was built from, for the query's own modules.
+    pub(crate) fn view(&self) -> WorldView<'w> {
+        self.view
     }
 }
 

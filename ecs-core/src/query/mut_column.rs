@@ -8,7 +8,7 @@ use crate::component::Component;
 use crate::storage::SparseSet;
 use crate::view::{Exclusive, WorldView};
 
-use super::column::{Column, Required};
+use super::column::{Column, Required, StorageRoot};
 
 /// A [`Column`] that may be written, and for a type that tracks changes the
 /// pointer to its storage's ticks, so an item can mark its own value changed.
@@ -40,19 +40,24 @@ impl<T> Clone for MutColumn<'_, T> {
 impl<T> Copy for MutColumn<'_, T> {}
 
 impl<'w, T: Component> MutColumn<'w, T> {
-    /// A writable column of `T`, stamping writes with the view's tick.
+    /// A writable column of the storage at `found`, stamping writes with the
+    /// view's tick.
     ///
     /// # Safety
-    /// As for [`Column::exclusive`]: nothing else reachable from the caller
-    /// references `T`'s data or ticks during `'w`, except filters reading
-    /// ticks of entities whose items are not live.
-    pub(crate) unsafe fn exclusive(view: WorldView<'w, Exclusive>) -> Self {
-        let found = view.root_for_write::<T>();
+    /// As for [`Column::exclusive`]: `found` was found in the same world, and
+    /// nothing else reachable from the caller references `T`'s data or ticks
+    /// during `'w`, except filters reading ticks of entities whose items are
+    /// not live.
+    #[inline]
+    pub(crate) unsafe fn exclusive(
+        view: WorldView<'w, Exclusive>,
+        found: Option<StorageRoot<T>>,
+    ) -> Self {
         let changed = match found {
-            // SAFETY: `set` is the root pointer of a live `SparseSet<T>` owned by
-            // the world, borrowed exclusively for `'w` (the caller's contract).
-            Some((_, set)) if T::TRACK_CHANGES => unsafe {
-                SparseSet::changed_for_write(set.as_ptr())
+            // SAFETY: the root pointer of a live `SparseSet<T>` owned by the
+            // world, borrowed exclusively for `'w` (the caller's contract).
+            Some(found) if T::TRACK_CHANGES => unsafe {
+                SparseSet::changed_for_write(found.root().as_ptr())
             },
             _ => NonNull::dangling(),
         };

@@ -63,12 +63,10 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
     filter: &F::State<'w>,
 ) -> Plan<'w> {
     let mut driver: Option<Required<'w>> = None;
-    let mut shared_group = SharedGroup::Unknown;
     let mut consider = |required: Required<'w>| {
         if driver.is_none_or(|best| required.entities.len() < best.entities.len()) {
             driver = Some(required);
         }
-        shared_group.add(required.group);
     };
     Q::for_each_required(data, &mut consider);
     F::for_each_required(filter, &mut consider);
@@ -91,6 +89,14 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
     let mut known = if all_driver {
         driver.entities.len()
     } else {
+        // Only here are groups asked: a query whose columns are all the
+        // driver (the common one-type loop) never looks its group up.
+        let mut shared_group = SharedGroup::Unknown;
+        let mut add = |required: Required<'w>| {
+            shared_group.add(required.component.and_then(|id| view.group_span(id)));
+        };
+        Q::for_each_required(data, &mut add);
+        F::for_each_required(filter, &mut add);
         shared_group.prefix()
     };
     // One column at most is aligned with the driver or not read by position;

@@ -149,12 +149,14 @@ impl<Q: SliceQueryData, F: QueryFilter> Query<'_, Q, F> {
         let mut components: Vec<Option<ComponentId>> = Vec::new();
         let mut spans = Vec::new();
         let mut prefix: Option<&[Entity]> = None;
+        let view = self.view();
         Q::for_each_required(self.data_ref(), &mut |required: Required<'_>| {
             if !components.contains(&required.component) {
                 components.push(required.component);
             }
-            spans.push(required.group);
-            if let Some(span) = required.group {
+            let group = required.component.and_then(|id| view.group_span(id));
+            spans.push(group);
+            if let Some(span) = group {
                 prefix = Some(&required.entities[..span.len]);
             }
         });

@@ -32,8 +32,21 @@ macro_rules! tuple_data {
                 $($name::access(access);)*
             }
 
-            fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Self::State<'w> {
-                ($($name::state(view),)*)
+            type Prepared = ($($name::Prepared,)*);
+
+            #[inline]
+            fn prepare(view: WorldView<'_>) -> Self::Prepared {
+                ($($name::prepare(view),)*)
+            }
+
+            #[inline]
+            unsafe fn state_prepared<'w, M: ViewMode>(
+                prepared: &Self::Prepared,
+                view: WorldView<'w, M>,
+            ) -> Self::State<'w> {
+                let ($($name,)*) = prepared;
+                // SAFETY: forwarded under the caller's contract.
+                ($(unsafe { $name::state_prepared($name, view) },)*)
             }
 
             fn readonly_state<'w>(

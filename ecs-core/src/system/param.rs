@@ -6,7 +6,7 @@ use core::any::type_name;
 use crate::access::Access;
 use crate::change::RunTicks;
 use crate::error::Error;
-use crate::query::{Query, QueryData, QueryFilter};
+use crate::query::{Prepared, Query, QueryData, QueryFilter};
 use crate::view::{Exclusive, WorldView};
 use crate::world::{CommandQueue, Commands, ReservationLane, World};
 
@@ -184,19 +184,31 @@ pub type ParamItem<'w, P> = <P as SystemParam>::Item<'w>;
 // checks; the query is built from the system's view, which writes only the
 // types the access names as written.
 unsafe impl<Q: QueryData, F: QueryFilter> SystemParam for Query<'_, Q, F> {
-    type State = ();
+    /// The storages the query uses, found on its first run and kept, as a
+    /// [`QueryState`](crate::query::QueryState) keeps them: later runs look
+    /// no type up. Found again for a world other than the last one.
+    type State = Option<Prepared<Q::Prepared, F::Prepared>>;
     type Item<'w> = Query<'w, Q, F>;
 
-    fn init(access: &mut SystemAccess) {
+    fn init(access: &mut SystemAccess) -> Self::State {
         let mut query = Access::new();
         Q::access(&mut query);
         F::access(&mut query);
         access.add_query(type_name::<Self>(), query);
+        None
     }
 
     #[inline]
-    unsafe fn fetch<'w>(_: &'w mut (), world: SystemWorld<'w>) -> Result<Query<'w, Q, F>, Error> {
-        Ok(Query::new(world.view()))
+    unsafe fn fetch<'w>(
+        state: &'w mut Self::State,
+        world: SystemWorld<'w>,
+    ) -> Result<Query<'w, Q, F>, Error> {
+        let view = world.view();
+        let prepared = match state {
+            Some(prepared) if prepared.belongs_to(view) => prepared,
+            _ => state.insert(Prepared::new::<Q, F>(view.as_shared())),
+        };
+        Ok(prepared.query::<Q, F, _>(view))
     }
 }
 

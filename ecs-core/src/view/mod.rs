@@ -6,25 +6,50 @@ mod alignment;
 use core::fmt;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
+use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::change::{ChangeClock, RunTicks};
-use crate::component::{Component, ComponentId, ComponentMasks};
+use crate::component::{ComponentId, ComponentMasks};
 use crate::entity::{Entities, Entity};
 use crate::group::{GroupSpan, Groups};
 use crate::resource::Resources;
-use crate::storage::{SparseSet, Storages};
+use crate::storage::Storages;
 
 pub(crate) use alignment::{AlignmentCache, DenseOrder};
 
-/// Everything a world owns that views reach: the allocator, the component
-/// masks, the storages, the groups, what queries learned about alignment,
-/// the resources, and the change counter.
+/// Which world a [`QueryState`](crate::query::QueryState) was prepared from:
+/// distinct for every world made in this process, and never reused, so a state
+/// outliving its world can never be taken for a newer one's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct WorldId(u64);
+
+impl Default for WorldId {
+    /// A fresh id.
+    ///
+    /// # Panics
+    /// After 2^64 - 1 worlds: a wrapped counter would hand out an id twice.
+    fn default() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let id = NEXT
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_add(1))
+            .expect("no more world ids: every one was handed out");
+        WorldId(id)
+    }
+}
+
+/// Everything a world owns that views reach: its id, the allocator, the
+/// component masks, the storages, the groups, what queries learned about
+/// alignment, the resources, and the change counter.
 ///
 /// The world owns one and changes its structure only through its structural
 /// funnel; views borrow it.
 #[derive(Default)]
 pub(crate) struct WorldData {
+    /// Who this is, for prepared queries: the storage roots they keep are
+    /// valid for this data (a storage, once made, lives as long as the
+    /// world), and only for it.
+    pub(crate) id: WorldId,
     pub(crate) entities: Entities,
     pub(crate) masks: ComponentMasks,
     pub(crate) storages: Storages,
@@ -169,24 +194,11 @@ impl<'w> WorldView<'w, Exclusive> {
     }
 
     /// The root raw pointer to the resource `R`, for a system param that
-    /// writes it; valid for `'w`, under the same rule as
-    /// [`root_for_write`](Self::root_for_write).
+    /// writes it; valid for `'w`. Writing through it is sound only where no
+    /// other pointer from a copy of this view is used for `R` at the same time.
     #[inline]
     pub(crate) fn resource_for_write<R: Send + Sync + 'static>(self) -> Option<NonNull<R>> {
         self.data.resources.lookup::<R>()
-    }
-
-    /// The root raw pointer to `T`'s storage and its id, for columns that write.
-    ///
-    /// The pointer is valid for `'w`; the view's exclusive borrow means nothing
-    /// outside the view's copies reaches the storage meanwhile. Writing through
-    /// it is sound only where no other pointer from a copy of this view is
-    /// used for `T`'s data at the same time.
-    #[inline]
-    pub(crate) fn root_for_write<T: Component>(
-        self,
-    ) -> Option<(ComponentId, NonNull<SparseSet<T>>)> {
-        self.data.storages.lookup::<T>()
     }
 }
 
@@ -232,6 +244,12 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
         })
     }
 
+    /// Which world this view borrows.
+    #[inline]
+    pub(crate) fn world_id(self) -> WorldId {
+        self.data.id
+    }
+
     /// The change ticks of whoever reads through this view.
     #[inline]
     pub(crate) fn ticks(self) -> RunTicks {
@@ -257,8 +275,10 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
         &self.data.entities
     }
 
-    /// The storages, to be read only: writing goes through
-    /// [`root_for_write`](WorldView::root_for_write).
+    /// The storages, to be read only. Their root pointers (`Storages::lookup`)
+    /// may be written through while an exclusive view of the same world
+    /// lives, where no other pointer from a copy of it is used for the same
+    /// type's data at the same time.
     #[inline]
     pub(crate) fn storages(self) -> &'w Storages {
         &self.data.storages

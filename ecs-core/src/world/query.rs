@@ -1,6 +1,8 @@
-//! The world's entry points to queries: `query`, `query_filtered`, `query_ref`.
+//! The world's entry points to queries: `query`, `query_filtered`, `query_ref`,
+//! and prepared ones: `query_state`, `query_state_filtered`, and the
+//! methods of [`QueryState`] that take the world.
 
-use crate::query::{Query, QueryData, QueryFilter, ReadOnlyQueryData};
+use crate::query::{Query, QueryData, QueryFilter, QueryIter, QueryState, ReadOnlyQueryData};
 
 use super::World;
 
@@ -77,5 +79,177 @@ impl World {
     /// ```
     pub fn query_ref<Q: ReadOnlyQueryData>(&self) -> Query<'_, Q> {
         Query::new(self.data_view())
+    }
+
+    /// A query over every entity that holds what `Q` fetches, prepared to
+    /// be used every frame: see [`QueryState`]. Where a one-off
+    /// [`query`](Self::query) looks up each type it names every time it is
+    /// built, a state does so once.
+    ///
+    /// # Panics
+    /// If `Q` asks for `&mut T` together with any other access to `T`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let mut regen = world.query_state::<&mut Health>();
+    /// let e = world.spawn(Health(1));
+    /// regen.query_mut(&mut world).for_each(|h| h.0 += 1);
+    /// regen.query_mut(&mut world).for_each(|h| h.0 += 1);
+    /// assert_eq!(world.get::<Health>(e)?.0, 3);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn query_state<Q: QueryData>(&self) -> QueryState<Q> {
+        QueryState::new(self.data_view())
+    }
+
+    /// A query over every entity that holds what `Q` fetches and passes `F`,
+    /// prepared to be used every frame: see [`QueryState`].
+    ///
+    /// # Panics
+    /// If `Q` asks for `&mut T` together with any other access to `T`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    /// #[derive(Component)]
+    /// struct Burning;
+    ///
+    /// let mut world = World::new();
+    /// let mut burn = world.query_state_filtered::<&mut Health, With<Burning>>();
+    /// let hot = world.spawn((Health(3), Burning));
+    /// let cold = world.spawn(Health(3));
+    /// burn.query_mut(&mut world).for_each(|h| h.0 -= 1);
+    /// assert_eq!((world.get::<Health>(hot)?.0, world.get::<Health>(cold)?.0), (2, 3));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn query_state_filtered<Q: QueryData, F: QueryFilter>(&self) -> QueryState<Q, F> {
+        QueryState::new(self.data_view())
+    }
+}
+
+impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
+    /// The query over `world`, which may write (`&mut T`), built from the
+    /// kept storages: what [`World::query_filtered`] builds, without looking
+    /// any type up.
+    ///
+    /// # Panics
+    /// If `world` is not the world this state was made from.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Score(u32);
+    ///
+    /// let mut world = World::new();
+    /// let mut scores = world.query_state::<&mut Score>();
+    /// let e = world.spawn(Score(1));
+    /// scores.query_mut(&mut world).get_mut(e)?.0 += 1;
+    /// assert_eq!(world.get::<Score>(e)?.0, 2);
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// A state given a world it was not made from panics:
+    ///
+    /// ```should_panic
+    /// # use ecs_core::prelude::*;
+    /// # #[derive(Component)]
+    /// # struct Score(u32);
+    /// let mut first = World::new();
+    /// let mut second = World::new();
+    /// let mut scores = first.query_state::<&mut Score>();
+    /// scores.query_mut(&mut second); // panics: `second` is another world
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn query_mut<'w>(&mut self, world: &'w mut World) -> Query<'w, Q, F> {
+        self.query_in(world.data_view_mut())
+    }
+
+    /// Iterates the matches in `world` with their full items, `&mut T`
+    /// included: [`query_mut`](Self::query_mut) consumed into its iterator.
+    ///
+    /// # Panics
+    /// If `world` is not the world this state was made from.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// let mut health = world.query_state::<(Entity, &mut Health)>();
+    /// let e = world.spawn(Health(3));
+    /// for (entity, h) in health.iter_mut(&mut world) {
+    ///     assert_eq!(entity, e);
+    ///     h.0 *= 2;
+    /// }
+    /// assert_eq!(world.get::<Health>(e)?.0, 6);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn iter_mut<'w>(&mut self, world: &'w mut World) -> QueryIter<'w, 'w, Q, F> {
+        self.query_mut(world).into_iter()
+    }
+}
+
+impl<Q: ReadOnlyQueryData, F: QueryFilter> QueryState<Q, F> {
+    /// The read-only query over `world`, through a shared borrow, built from
+    /// the kept storages: what [`World::query_ref`] builds, without looking
+    /// any type up. Takes the state mutably only to record types `world`
+    /// registered since it was made.
+    ///
+    /// # Panics
+    /// If `world` is not the world this state was made from.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    ///
+    /// let mut world = World::new();
+    /// let mut positions = world.query_state::<&Position>();
+    /// let e = world.spawn(Position(4.0));
+    /// assert_eq!(positions.query(&world).get(e)?.0, 4.0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn query<'w>(&mut self, world: &'w World) -> Query<'w, Q, F> {
+        self.query_in(world.data_view())
+    }
+
+    /// Iterates the matches in `world`, through a shared borrow:
+    /// [`query`](Self::query) consumed into its iterator.
+    ///
+    /// # Panics
+    /// If `world` is not the world this state was made from.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Score(u32);
+    ///
+    /// let mut world = World::new();
+    /// let mut scores = world.query_state::<&Score>();
+    /// world.spawn_batch((1..=3).map(Score));
+    /// let total: u32 = scores.iter(&world).map(|s| s.0).sum();
+    /// assert_eq!(total, 6);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn iter<'w>(&mut self, world: &'w World) -> QueryIter<'w, 'w, Q, F> {
+        self.query(world).into_iter()
     }
 }

@@ -140,6 +140,7 @@ fn impl_query_data(
             type Item<#item_lt> = #item #item_generics;
             type ReadOnly = #read_only;
             type State<#state_lt> = ( #( <#fetched as #qd>::State<#state_lt>, )* );
+            type Prepared = ( #( <#fetched as #qd>::Prepared, )* );
 
             const LEAVES: ::core::primitive::usize =
                 0usize #( .saturating_add(<#fetched as #qd>::LEAVES) )*;
@@ -149,10 +150,24 @@ fn impl_query_data(
                 #( <#fetched as #qd>::access(__ecs_access); )*
             }
 
-            fn state<#state_lt, __EcsMode: #krate::query::ViewMode>(
+            #[inline]
+            fn prepare(
+                __ecs_view: #krate::query::WorldView<'_>,
+            ) -> Self::Prepared {
+                ( #( <#fetched as #qd>::prepare(__ecs_view), )* )
+            }
+
+            #[inline]
+            unsafe fn state_prepared<#state_lt, __EcsMode: #krate::query::ViewMode>(
+                __ecs_prepared: &Self::Prepared,
                 __ecs_view: #krate::query::WorldView<#state_lt, __EcsMode>,
             ) -> Self::State<#state_lt> {
-                ( #( <#fetched as #qd>::state(__ecs_view), )* )
+                (
+                    #(
+                        // SAFETY: forwarded under the caller's contract.
+                        unsafe { <#fetched as #qd>::state_prepared(&__ecs_prepared.#index, __ecs_view) },
+                    )*
+                )
             }
 
             fn readonly_state<#state_lt>(
