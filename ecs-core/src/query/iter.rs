@@ -173,7 +173,9 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
         (0, Some(upper))
     }
 
-    #[inline]
+    // Like `Query::for_each`: one copy per closure, called from one place,
+    // so inlining costs no code and keeps the iterator out of memory.
+    #[inline(always)]
     fn fold<B, G>(self, init: B, mut g: G) -> B
     where
         G: FnMut(B, Q::Item<'q>) -> B,
