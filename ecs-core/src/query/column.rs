@@ -192,17 +192,20 @@ impl<'w, T> Presence<'w, T> {
     /// Whether `entity` holds `T`.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.sparse.get(entity, self.entities).is_some()
+        self.sparse.get(entity).is_some()
     }
 
     /// The dense position of `entity`'s value, if it has one.
     ///
     /// Always within the dense entity array, which is as long as the data
-    /// (the lookup checks the entity found there), so the raw reads that follow
-    /// stay in bounds even if the index and the arrays fell out of step.
+    /// (checked here against its length, a value already in a register), so
+    /// the raw reads that follow stay in bounds even if the index and the
+    /// arrays fell out of step.
     #[inline]
     pub(crate) fn dense(&self, entity: Entity) -> Option<usize> {
-        self.sparse.get(entity, self.entities)
+        self.sparse
+            .get(entity)
+            .filter(|&dense| dense < self.entities.len())
     }
 
     /// This storage as one every match must be in.

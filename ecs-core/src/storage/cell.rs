@@ -78,7 +78,7 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
         SparseSet::entities(self)
     }
     fn dense_index(&self, entity: Entity) -> Option<usize> {
-        self.sparse().get(entity, SparseSet::entities(self))
+        self.sparse().get(entity)
     }
     fn swap_dense(&mut self, a: usize, b: usize) {
         SparseSet::swap_dense(self, a, b);

@@ -77,19 +77,19 @@ impl<T: Component> SparseSet<T> {
     /// Whether `entity` (index and version) holds this component.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.sparse.get(entity, &self.entities).is_some()
+        self.sparse.get(entity).is_some()
     }
 
     #[inline]
     pub(crate) fn get(&self, entity: Entity) -> Option<&T> {
-        let dense = self.sparse.get(entity, &self.entities)?;
+        let dense = self.sparse.get(entity)?;
         Some(&self.data[dense])
     }
 
     /// `entity`'s value, with its changed tick when `T` tracks changes.
     #[inline]
     pub(crate) fn get_mut(&mut self, entity: Entity) -> Option<(&mut T, Option<&mut u64>)> {
-        let dense = self.sparse.get(entity, &self.entities)?;
+        let dense = self.sparse.get(entity)?;
         let changed = if T::TRACK_CHANGES {
             Some(&mut self.changed[dense])
         } else {
@@ -113,7 +113,7 @@ impl<T: Component> SparseSet<T> {
         // One walk to the slot serves both the look for a value to replace
         // and the append.
         let slot = sparse.slot_or_alloc(entity.index());
-        if let Some(dense) = slot.get(entity, entities) {
+        if let Some(dense) = slot.get(entity) {
             if T::TRACK_CHANGES {
                 changed[dense] = tick;
             }
@@ -208,7 +208,7 @@ impl<T: Component> SparseSet<T> {
         unsafe { self.data.set_len(end) };
         self.entities
             .extend((0..count as u32).map(|offset| first.shifted(offset)));
-        self.sparse.fill_range(first.index(), count, start as u32);
+        self.sparse.fill_range(first, count, start as u32);
         if T::TRACK_CHANGES {
             self.added.resize(end, tick);
             self.changed.resize(end, tick);
@@ -218,7 +218,7 @@ impl<T: Component> SparseSet<T> {
     /// Removes `entity`'s component and returns it; the last element fills the hole.
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
-        let dense = self.sparse.take(entity, &self.entities)?;
+        let dense = self.sparse.take(entity)?;
         self.reorders += 1;
         self.entities.swap_remove(dense);
         if T::TRACK_CHANGES {
@@ -296,7 +296,7 @@ impl<T: Component> SparseSet<T> {
             let entity = map.get(old).unwrap_or(old);
             let slot = self.sparse.slot_or_alloc(entity.index());
             debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
-            slot.set((start + offset) as u32);
+            slot.set(entity, (start + offset) as u32);
             self.entities.push(entity);
         }
         if self.data.is_empty() {
@@ -357,7 +357,7 @@ impl<T: Component> SparseSet<T> {
     /// `T` tracks changes.
     #[cfg(test)]
     pub(crate) fn ticks_of(&self, entity: Entity) -> Option<(u64, u64)> {
-        let dense = self.sparse.get(entity, &self.entities)?;
+        let dense = self.sparse.get(entity)?;
         Some((*self.added.get(dense)?, *self.changed.get(dense)?))
     }
 
@@ -376,11 +376,7 @@ impl<T: Component> SparseSet<T> {
             "one pair of ticks per tracked value"
         );
         for (i, &e) in self.entities.iter().enumerate() {
-            assert_eq!(
-                self.sparse.get(e, &self.entities),
-                Some(i),
-                "sparse slot of {e:?}"
-            );
+            assert_eq!(self.sparse.get(e), Some(i), "sparse slot of {e:?}");
         }
     }
 }
@@ -520,7 +516,7 @@ fn append<T: Component>(
     let dense = entities.len() as u32;
     data.push(value);
     entities.push(entity);
-    slot.set(dense);
+    slot.set(entity, dense);
     if T::TRACK_CHANGES {
         added.push(tick);
         changed.push(tick);

@@ -128,7 +128,7 @@ impl<'w, T: Component> View<'w, T> {
     pub fn get(&self, entity: Entity) -> Result<&'w T, Error> {
         match self
             .sparse
-            .get(entity, self.dense)
+            .get(entity)
             .and_then(|dense| self.values.get(dense))
         {
             Some(value) => Ok(value),
@@ -151,7 +151,7 @@ impl<'w, T: Component> View<'w, T> {
     /// ```
     #[inline]
     pub fn contains(&self, entity: Entity) -> bool {
-        self.sparse.get(entity, self.dense).is_some()
+        self.sparse.get(entity).is_some()
     }
 
     /// How many entities have a `T`.
