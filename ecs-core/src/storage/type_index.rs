@@ -112,8 +112,14 @@ impl TypeIndex {
     }
 
     /// Continues a lookup past the home slot: up to the first vacant slot.
+    ///
+    /// Cold, but `#[inline]` so that every crate that calls `get` compiles
+    /// its own copy and sees that it only reads: a call into another crate
+    /// that received the table could, for all the optimizer knows, write
+    /// through the storage pointers it holds, and a loop of `world.get`
+    /// would then reload each storage's addresses on every read.
     #[cold]
-    #[inline(never)]
+    #[inline]
     fn probe(&self, type_id: TypeId, home: usize) -> Option<(ComponentId, NonNull<()>)> {
         let mask = self.mask();
         let mut at = home;

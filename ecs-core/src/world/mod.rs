@@ -24,7 +24,7 @@ use core::fmt;
 use crate::bundle::{Bundle, BundleRegistry};
 use crate::change::{ComponentMut, RunTicks};
 use crate::component::{Component, ComponentInfo};
-use crate::entity::{Entities, Entity};
+use crate::entity::{Entities, Entity, Liveness};
 use crate::error::Error;
 use crate::event::EventRegistry;
 use crate::view::{Exclusive, WorldData, WorldView};
@@ -577,11 +577,24 @@ impl World {
 }
 
 /// The error for a failed lookup of `T` on `entity`: dead, unknown, or missing `T`.
-#[cold]
+///
+/// The allocator is read here, inline, and only the verdict (a value) goes
+/// to the out-of-line constructor: a call that received a pointer into the
+/// world could, for all the optimizer knows, write to it, and a loop of
+/// `get`s whose error path held such a call would reload the storage's
+/// address on every read instead of keeping it in registers.
+#[inline]
 fn lookup_error<T: Component>(entities: &Entities, entity: Entity) -> Error {
-    match entities.check(entity) {
-        Err(dead) => dead.into(),
-        Ok(()) => Error::missing::<T>(entity),
+    lookup_error_of::<T>(entity, entities.liveness(entity))
+}
+
+#[cold]
+#[inline(never)]
+fn lookup_error_of<T: Component>(entity: Entity, liveness: Liveness) -> Error {
+    match liveness {
+        Liveness::Alive => Error::missing::<T>(entity),
+        Liveness::Despawned => Error::Despawned { entity },
+        Liveness::NeverSpawned => Error::NeverSpawned { entity },
     }
 }
 
