@@ -196,6 +196,61 @@ fn fresh_runs_write_past_the_end_and_commit() {
     world.clear();
 }
 
+/// A batch into a world with many free slots writes its values past the end of
+/// each storage's data under the reused ids, as a fresh run does: the storages of
+/// the batch's types start empty, so an iterator of unknown length grows them (and
+/// the write pointers are retaken) several times before the free list runs out and
+/// the batch goes on with fresh ids; a second batch panics part-way through the
+/// free list. Every id comes in the order one-by-one spawns would take them, and
+/// queries and drops read everything back.
+#[test]
+fn reused_runs_write_past_the_end_and_commit() {
+    let mut world = World::new();
+    let old = world.spawn_batch((0..60).map(|i| Position(i as f32)));
+    for &e in old.iter().rev().step_by(2) {
+        world.despawn(e).unwrap();
+    }
+    let mut expected = World::new();
+    let twin = expected.spawn_batch((0..60).map(|i| Position(i as f32)));
+    for &e in twin.iter().rev().step_by(2) {
+        expected.despawn(e).unwrap();
+    }
+    let unknown = (0..45).filter(|_| true);
+    let ids = world.spawn_batch(unknown.map(|i| (Name(format!("n{i}")), Health(i), Tag)));
+    let one_by_one: Vec<Entity> = (0..45).map(|_| expected.spawn(Tag)).collect();
+    assert_eq!(
+        ids, one_by_one,
+        "free slots first, most recently freed first"
+    );
+    for (i, &e) in ids.iter().enumerate() {
+        assert_eq!(world.get::<Name>(e).unwrap().0, format!("n{i}"));
+        assert_eq!(world.get::<Health>(e).unwrap().0, i as i32);
+        assert!(!world.contains::<Position>(e), "a reused id starts bare");
+    }
+    for &e in ids.iter().take(10) {
+        world.despawn(e).unwrap();
+    }
+    let mut left = 6;
+    let panicking = core::iter::from_fn(|| {
+        left -= 1;
+        assert!(left > 0, "iterator panic");
+        Some((Name(format!("p{left}")), Health(left), Tag))
+    });
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.spawn_batch(panicking)
+    }));
+    assert!(result.is_err());
+    assert_eq!(world.len(), 30 + 45 - 10 + 5);
+    let mut query = world.query::<(&Name, &mut Health, &Tag)>();
+    for (name, mut health, _) in query.iter_mut() {
+        health.0 += name.0.len() as i32;
+    }
+    assert_eq!(world.query::<&Tag>().iter().count(), 45 - 10 + 5);
+    assert_eq!(world.get::<Health>(ids[44]).unwrap().0, 44 + 3);
+    world.despawn(ids[20]).unwrap();
+    world.clear();
+}
+
 /// A query state keeps storage roots between frames while the world writes
 /// those storages through fresh `&mut` borrows (`get_mut`, inserts that
 /// grow the arrays, removals that swap, a group that reorders, a merge);

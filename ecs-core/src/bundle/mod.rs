@@ -7,7 +7,7 @@ use core::slice;
 
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
-use crate::storage::{SparseSet, Storages};
+use crate::storage::{RunIds, SparseSet, Storages};
 
 pub(crate) use registry::{BundleInfo, BundleRegistry};
 pub(crate) use sealed::ComponentWriter;
@@ -119,7 +119,7 @@ pub(crate) mod sealed {
         unsafe fn fresh_tails(columns: &Self::Columns) -> Self::Tails;
 
         /// Writes every component `offset` places past `tails`, owned by no
-        /// one until [`commit_fresh`](Self::commit_fresh) takes it.
+        /// one until [`commit_run`](Self::commit_run) takes it.
         ///
         /// # Safety
         /// `tails` came from [`fresh_tails`](Self::fresh_tails), nothing grew
@@ -127,15 +127,16 @@ pub(crate) mod sealed {
         /// then, and no value is written twice at one place.
         unsafe fn write_fresh(self, tails: &Self::Tails, offset: usize);
 
-        /// Commits the `count` bundles written past the tails as the
-        /// components of the fresh entities `first`, `first + 1`, ..., added at
-        /// `tick`; the caller records them in the masks.
+        /// Commits the bundles written past the tails as the components of
+        /// `ids`, one bundle per id in order, added at `tick`; the caller
+        /// makes the ids alive and records them in the masks.
         ///
         /// # Safety
-        /// As for [`push_new`](Self::push_new); `count` is within
-        /// [`fresh_room`](Self::fresh_room), and offsets `0..count` past the
-        /// tails were written since the storages last grew or committed.
-        unsafe fn commit_fresh(columns: &Self::Columns, first: Entity, count: usize, tick: u64);
+        /// As for [`push_new`](Self::push_new); `ids.len()` is within
+        /// [`fresh_room`](Self::fresh_room), offsets `0..ids.len()` past the
+        /// tails were written since the storages last grew or committed, and
+        /// no storage holds any of the ids.
+        unsafe fn commit_run(columns: &Self::Columns, ids: RunIds<'_>, tick: u64);
         /// Inserts every component for the live `entity`, dropping values it replaces.
         ///
         /// Each new component is recorded (mask, groups) before any replaced
@@ -204,9 +205,9 @@ impl<T: Component> sealed::WriteBundle for T {
     }
 
     #[inline]
-    unsafe fn commit_fresh(columns: &Self::Columns, first: Entity, count: usize, tick: u64) {
+    unsafe fn commit_run(columns: &Self::Columns, ids: RunIds<'_>, tick: u64) {
         // SAFETY: as in `push_new`; the values are written (caller's contract).
-        unsafe { (*columns.as_ptr()).commit_fresh(first, count, tick) }
+        unsafe { (*columns.as_ptr()).commit_run(ids, tick) }
     }
 
     #[inline]
@@ -304,15 +305,10 @@ macro_rules! tuple_bundle {
             }
 
             #[inline]
-            unsafe fn commit_fresh(
-                columns: &Self::Columns,
-                first: Entity,
-                count: usize,
-                tick: u64,
-            ) {
+            unsafe fn commit_run(columns: &Self::Columns, ids: RunIds<'_>, tick: u64) {
                 let ($($column,)*) = columns;
                 // SAFETY: forwarded under the caller's contract.
-                unsafe { $($name::commit_fresh($column, first, count, tick);)* }
+                unsafe { $($name::commit_run($column, ids, tick);)* }
             }
 
             #[inline]

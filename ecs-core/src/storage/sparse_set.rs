@@ -7,6 +7,30 @@ use super::sparse_index::{SparseIndex, SparseSlot};
 use crate::component::Component;
 use crate::entity::{Entity, EntityMap};
 
+/// The ids a batch spawn's run gives the values it wrote past the end of a
+/// storage ([`SparseSet::commit_run`]).
+///
+/// `pub` only so the sealed bundle trait can name it; the module is private.
+#[derive(Clone, Copy, Debug)]
+pub enum RunIds<'a> {
+    /// Fresh ids: `first` and the `count - 1` after it, index by index, all
+    /// with `first`'s version.
+    Fresh { first: Entity, count: usize },
+    /// Ids reused from the free list, in the order their values were written.
+    Reused(&'a [Entity]),
+}
+
+impl RunIds<'_> {
+    /// How many ids, so how many values the run commits.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            RunIds::Fresh { count, .. } => *count,
+            RunIds::Reused(ids) => ids.len(),
+        }
+    }
+}
+
 /// The storage of one component type.
 ///
 /// ```text
@@ -145,7 +169,7 @@ impl<T: Component> SparseSet<T> {
 
     /// How many values a run of fresh entities can still write past the end
     /// of the data (through [`fresh_tail`](Self::fresh_tail)) and then
-    /// [`commit_fresh`](Self::commit_fresh) without any dense array growing or
+    /// [`commit_run`](Self::commit_run) without any dense array growing or
     /// the set passing its size limit.
     #[inline]
     pub(crate) fn fresh_room(&self) -> usize {
@@ -173,7 +197,7 @@ impl<T: Component> SparseSet<T> {
 
     /// Where the next value of a fresh run goes: one past the last value.
     /// Values written there and on belong to no one until
-    /// [`commit_fresh`](Self::commit_fresh) takes them.
+    /// [`commit_run`](Self::commit_run) takes them.
     ///
     /// # Safety
     /// `set` points at a live `SparseSet<T>` that no one else references
@@ -188,27 +212,39 @@ impl<T: Component> SparseSet<T> {
         }
     }
 
-    /// Takes in the `count` values written at [`fresh_tail`](Self::fresh_tail)
-    /// as the components of the fresh entities `first`, `first + 1`, ... (same
-    /// version, consecutive indices, none of them in the set), added at `tick`:
-    /// their sparse slots are written as one range, and each dense array is
-    /// extended once. Grows nothing: `count` is within
-    /// [`fresh_room`](Self::fresh_room).
+    /// Takes in the values written at [`fresh_tail`](Self::fresh_tail) as the
+    /// components of `ids` (none of them in the set), one value per id in
+    /// order, added at `tick`: each dense array is extended once, and a run of
+    /// fresh ids writes its sparse slots as one range. Grows nothing: the count
+    /// is within [`fresh_room`](Self::fresh_room).
     ///
     /// # Safety
-    /// `count <= self.fresh_room()`, and the first `count` places from
+    /// `ids.len() <= self.fresh_room()`, and the first `ids.len()` places from
     /// `fresh_tail` hold initialized values, which the set owns from here on.
     #[inline]
-    pub(crate) unsafe fn commit_fresh(&mut self, first: Entity, count: usize, tick: u64) {
+    pub(crate) unsafe fn commit_run(&mut self, ids: RunIds<'_>, tick: u64) {
+        let count = ids.len();
         debug_assert!(count <= self.fresh_room());
         let start = self.entities.len();
         let end = start + count;
         // SAFETY: the values are initialized and within capacity (caller's
         // contract); the set takes them over.
         unsafe { self.data.set_len(end) };
-        self.entities
-            .extend((0..count as u32).map(|offset| first.shifted(offset)));
-        self.sparse.fill_range(first, count, start as u32);
+        match ids {
+            RunIds::Fresh { first, count } => {
+                self.entities
+                    .extend((0..count as u32).map(|offset| first.shifted(offset)));
+                self.sparse.fill_range(first, count, start as u32);
+            }
+            RunIds::Reused(ids) => {
+                self.entities.extend_from_slice(ids);
+                for (dense, &entity) in (start as u32..).zip(ids) {
+                    let slot = self.sparse.slot_or_alloc(entity.index());
+                    debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
+                    slot.set(entity, dense);
+                }
+            }
+        }
         if T::TRACK_CHANGES {
             self.added.resize(end, tick);
             self.changed.resize(end, tick);

@@ -15,6 +15,7 @@ mod query;
 mod resource;
 #[cfg(feature = "serde")]
 mod snapshot;
+mod spawn_run;
 mod stats;
 mod structural;
 mod typed_view;

@@ -12,6 +12,7 @@ use crate::storage::{SparseSet, Storages};
 use crate::util::DeferredPanic;
 
 use super::hooks::{Hooks, StructuralHook};
+use super::spawn_run::Source;
 
 /// The parts of a world a structural change touches, borrowed together.
 pub(crate) struct Structural<'a> {
@@ -113,9 +114,9 @@ impl Structural<'_> {
     /// Spawns one entity per bundle of `bundles`, appending their ids to `spawned`;
     /// storages are resolved once for the whole batch.
     ///
-    /// A bundle of distinct types with no hook listening takes the ids on the
-    /// free list one by one, then the rest of the batch as one run of fresh
-    /// ids (see [`FreshRun`]). Otherwise each entity is spawned in turn, and
+    /// A bundle of distinct types with no hook listening is written in runs
+    /// (see `spawn_run`): under the ids on the free list, then under fresh
+    /// ids. Otherwise each entity is spawned in turn, and
     /// the hooks hear of each before the next.
     pub(crate) fn spawn_many<B: Bundle>(
         &mut self,
@@ -137,15 +138,24 @@ impl Structural<'_> {
             // One tick for the whole batch: its components are added together.
             let tick = self.clock.advance();
             if !hooked {
-                while self.entities.free_count() != 0 {
-                    let Some(bundle) = bundles.next() else {
-                        return;
-                    };
-                    let entity = self.entities.alloc();
-                    self.append_fresh(info, &columns, false, tick, bundle, entity);
-                    spawned.push(entity);
+                let ended = self.spawn_run(
+                    Source::Reused,
+                    info.mask,
+                    &columns,
+                    tick,
+                    &mut bundles,
+                    spawned,
+                );
+                if !ended {
+                    self.spawn_run(
+                        Source::Fresh,
+                        info.mask,
+                        &columns,
+                        tick,
+                        &mut bundles,
+                        spawned,
+                    );
                 }
-                self.spawn_fresh_run(info.mask, &columns, tick, bundles, spawned);
                 return;
             }
             for bundle in bundles {
@@ -160,49 +170,6 @@ impl Structural<'_> {
                 spawned.push(entity);
             }
         }
-    }
-
-    /// Spawns one entity per bundle of `bundles` (of distinct types) under
-    /// fresh ids, the free list being empty and no hook listening: values go
-    /// straight past the end of each storage's data, and ids, sparse slots,
-    /// entity arrays, ticks and masks are written a whole run at a time (see
-    /// [`FreshRun`]).
-    fn spawn_fresh_run<B: Bundle>(
-        &mut self,
-        mask: u64,
-        columns: &B::Columns,
-        tick: u64,
-        bundles: impl Iterator<Item = B>,
-        spawned: &mut Vec<Entity>,
-    ) {
-        let mut run: FreshRun<'_, '_, '_, B> = FreshRun {
-            structural: self,
-            columns,
-            mask,
-            tick,
-            spawned,
-            written: 0,
-        };
-        let mut room = run.room();
-        // SAFETY: the columns are root pointers of this world's storages,
-        // which `self` borrows mutably, and no reference into them is held.
-        let mut tails = unsafe { B::fresh_tails(columns) };
-        for bundle in bundles {
-            if room == 0 {
-                room = run.commit_and_grow();
-                // SAFETY: as above; the storages just grew, so the old tails
-                // are stale.
-                tails = unsafe { B::fresh_tails(columns) };
-            }
-            // SAFETY: the tails are current (nothing grew or committed since
-            // they were taken), and `written` is below the room the storages
-            // had then: `room` counts down from it as `written` counts up.
-            unsafe { bundle.write_fresh(&tails, run.written) };
-            run.written += 1;
-            room -= 1;
-        }
-        // `run` drops here, committing the last values; it does the same
-        // should the caller's iterator panic.
     }
 
     /// Appends `bundle`'s components (of distinct types) for the fresh `entity`
@@ -372,89 +339,6 @@ impl Structural<'_> {
             .map(ComponentId)
             .filter(move |&id| storages.erased_by_id(id).contains(entity));
         masked_ids(masks.get(entity.index())).chain(beyond)
-    }
-}
-
-/// A batch spawn's run of fresh ids in progress: values written past the end
-/// of each storage's data that no storage owns yet.
-///
-/// Committing makes the next `written` fresh ids alive at once and hands
-/// every storage its values, with their sparse slots, entity ids and ticks,
-/// and the masks. Dropping the run commits, so should the caller's iterator
-/// panic between two bundles, every bundle it yielded before is a whole,
-/// spawned entity and no value is lost. Nothing in a commit can panic: every
-/// array it extends was reserved beforehand ([`room`](Self::room)), and the
-/// sparse pages it may allocate abort, not unwind, on failure.
-struct FreshRun<'s, 'a, 'c, B: Bundle> {
-    structural: &'s mut Structural<'a>,
-    columns: &'c B::Columns,
-    mask: u64,
-    tick: u64,
-    spawned: &'s mut Vec<Entity>,
-    /// Bundles written past the tails and not yet committed.
-    written: usize,
-}
-
-impl<B: Bundle> FreshRun<'_, '_, '_, B> {
-    /// How many entities can be written and committed with no array growing:
-    /// the least room of the storages, the allocator, the masks and `spawned`.
-    fn room(&self) -> usize {
-        let entities = &*self.structural.entities;
-        // SAFETY: the columns are root pointers of storages the funnel
-        // borrows mutably; no reference into them is held.
-        let storages = unsafe { B::fresh_room(self.columns) };
-        storages
-            .min(entities.fresh_room())
-            .min(self.structural.masks.room_from(entities.slot_count()))
-            .min(self.spawned.capacity() - self.spawned.len())
-    }
-
-    /// Commits what was written, then grows every array the run extends;
-    /// returns the new room.
-    ///
-    /// # Panics
-    /// When the indices or a storage run out, or on capacity overflow, with
-    /// every entity written so far committed.
-    #[cold]
-    #[inline(never)]
-    fn commit_and_grow(&mut self) -> usize {
-        self.commit();
-        let structural = &mut *self.structural;
-        // One more each: `Vec` grows by doubling, so a run of unknown length
-        // costs a logarithmic number of commits.
-        structural.entities.reserve_fresh(1);
-        structural
-            .masks
-            .reserve_to(structural.entities.slot_count() + 1);
-        self.spawned.reserve(1);
-        // SAFETY: as in `room`; everything written was just committed, so
-        // growing loses no value.
-        unsafe { B::reserve_fresh(self.columns, 1) };
-        let room = self.room();
-        assert!(room > 0, "every array of the run has grown");
-        room
-    }
-
-    /// Makes the written entities alive and hands the storages their values.
-    fn commit(&mut self) {
-        let count = core::mem::take(&mut self.written);
-        if count == 0 {
-            return;
-        }
-        let structural = &mut *self.structural;
-        let first = structural.entities.commit_fresh(count);
-        // SAFETY: as in `room`; `count` bundles were written at offsets
-        // `0..count` past the tails, within the room, since the last commit.
-        unsafe { B::commit_fresh(self.columns, first, count, self.tick) };
-        structural.masks.mark_range(first.index(), count, self.mask);
-        self.spawned
-            .extend((0..count as u32).map(|offset| first.shifted(offset)));
-    }
-}
-
-impl<B: Bundle> Drop for FreshRun<'_, '_, '_, B> {
-    fn drop(&mut self) {
-        self.commit();
     }
 }
 
