@@ -50,32 +50,36 @@ impl Structural<'_> {
             written: 0,
         };
         let mut room = run.room();
+        // A reused run ends when the free list has no id left for another
+        // bundle, before it asks the iterator for one.
+        let mut ids_left = match source {
+            Source::Reused => run.structural.entities.free_count(),
+            Source::Fresh => usize::MAX,
+        };
         // SAFETY: the columns are root pointers of this world's storages,
         // which `self` borrows mutably, and no reference into them is held.
         let mut tails = unsafe { B::fresh_tails(columns) };
-        loop {
+        while ids_left != 0 {
+            let Some(bundle) = bundles.next() else {
+                return true;
+            };
             if room == 0 {
                 room = run.commit_and_grow();
-                if room == 0 {
-                    // The free list is used up; `run` drops, committing nothing.
-                    return false;
-                }
                 // SAFETY: as above; the storages just grew, so the old tails
                 // are stale.
                 tails = unsafe { B::fresh_tails(columns) };
             }
-            let Some(bundle) = bundles.next() else {
-                return true;
-            };
             // SAFETY: the tails are current (nothing grew or committed since
             // they were taken), and `written` is below the room the storages
             // had then: `room` counts down from it as `written` counts up.
             unsafe { bundle.write_fresh(&tails, run.written) };
             run.written += 1;
             room -= 1;
+            ids_left -= 1;
         }
         // `run` drops on every return, committing the last values; it does
         // the same should the caller's iterator panic.
+        false
     }
 }
 
@@ -124,7 +128,8 @@ impl<B: Bundle> SpawnRun<'_, '_, '_, B> {
     }
 
     /// Commits what was written, then grows every array the run extends;
-    /// returns the new room, or 0 when a reused run has no ids left.
+    /// returns the new room. A reused run calls it only while the free list
+    /// still holds an id for the next bundle.
     ///
     /// # Panics
     /// When the indices or a storage run out, or on capacity overflow, with
@@ -134,17 +139,13 @@ impl<B: Bundle> SpawnRun<'_, '_, '_, B> {
     fn commit_and_grow(&mut self) -> usize {
         self.commit();
         let structural = &mut *self.structural;
-        match self.source {
-            Source::Reused if structural.entities.free_count() == 0 => return 0,
-            Source::Reused => {}
-            Source::Fresh => {
-                // One more each: `Vec` grows by doubling, so a run of unknown
-                // length costs a logarithmic number of commits.
-                structural.entities.reserve_fresh(1);
-                structural
-                    .masks
-                    .reserve_to(structural.entities.slot_count() + 1);
-            }
+        if self.source == Source::Fresh {
+            // One more each: `Vec` grows by doubling, so a run of unknown
+            // length costs a logarithmic number of commits.
+            structural.entities.reserve_fresh(1);
+            structural
+                .masks
+                .reserve_to(structural.entities.slot_count() + 1);
         }
         self.spawned.reserve(1);
         // SAFETY: as in `room`; everything written was just committed, so
