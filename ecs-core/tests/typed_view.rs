@@ -198,3 +198,70 @@ fn a_view_of_a_type_never_stored_reads_nothing() {
         format!("entity {e} does not have component `Velocity`")
     );
 }
+
+/// With no group and no observer of structural change, a view's inserts and
+/// removals change the storage and the entity's component mask alone; once an
+/// observer's command unobserves the last observer, the same view carries on
+/// that way, and what it did is what `components_of` and `despawn` see.
+#[test]
+fn a_view_without_listeners_keeps_masks_and_notices_the_last_observer_leave() {
+    use std::sync::{Arc, Mutex};
+
+    let mut world = World::new();
+    let a = world.spawn(Position(1));
+    let b = world.spawn(Position(2));
+    {
+        let mut v = world.view_mut::<Velocity>();
+        assert_eq!(v.insert(a, Velocity(10)), Ok(None));
+        assert_eq!(v.insert(a, Velocity(11)), Ok(Some(Velocity(10))));
+        assert_eq!(v.insert(b, Velocity(20)), Ok(None));
+        assert_eq!(v.remove(b), Ok(Velocity(20)));
+        assert!(v.remove(b).is_err());
+    }
+    let held = |world: &World, e| -> Vec<String> {
+        let mut names: Vec<String> = world
+            .components_of(e)
+            .unwrap()
+            .map(|c| c.name().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(held(&world, a), ["Position", "Velocity"]);
+    assert_eq!(held(&world, b), ["Position"]);
+
+    let fired = Arc::new(Mutex::new(0));
+    let me: Arc<Mutex<Option<ObserverId>>> = Arc::default();
+    let id = world.observe({
+        let (fired, me) = (fired.clone(), me.clone());
+        move |_: OnAdd<Velocity>, mut commands: Commands| {
+            *fired.lock().unwrap() += 1;
+            let id = me.lock().unwrap().expect("registered");
+            commands.add(move |world: &mut World| world.unobserve(id).unwrap());
+        }
+    });
+    *me.lock().unwrap() = Some(id);
+    {
+        let mut v = world.view_mut::<Velocity>();
+        assert_eq!(v.insert(b, Velocity(21)), Ok(None));
+        assert_eq!(v.remove(a), Ok(Velocity(11)));
+        assert_eq!(v.insert(a, Velocity(12)), Ok(None));
+    }
+    assert_eq!(
+        *fired.lock().unwrap(),
+        1,
+        "the observer left after its first event"
+    );
+    assert_eq!(held(&world, a), ["Position", "Velocity"]);
+    assert_eq!(held(&world, b), ["Position", "Velocity"]);
+    world.despawn(a).unwrap();
+    assert_eq!(world.view::<Velocity>().len(), 1);
+    assert_eq!(
+        world
+            .query::<&Velocity>()
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        [Velocity(21)]
+    );
+}

@@ -505,6 +505,16 @@ impl World {
         (&mut self.bundles, structural)
     }
 
+    /// Whether no group and no observer follows structural change here, so an
+    /// insert or a removal changes the storage and the mask and nothing else
+    /// (`Structural::insert_unhooked`, `Structural::remove_unhooked`).
+    #[inline]
+    pub(super) fn structure_unhooked(&self) -> bool {
+        self.data.groups.is_empty()
+            && !self.observers.follow_additions()
+            && !self.observers.follow_removals()
+    }
+
     /// A read-only view of this world, for queries.
     #[inline]
     pub(crate) fn data_view(&self) -> WorldView<'_> {

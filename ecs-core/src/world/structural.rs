@@ -81,6 +81,55 @@ impl Structural<'_> {
         replaced
     }
 
+    /// [`insert_into`](Self::insert_into) at a moment no hook listens (no
+    /// group, no observer of additions), given the only parts it then
+    /// touches: a loop of inserts of one type (`ViewMut`) borrows nothing
+    /// else of the world per call.
+    ///
+    /// # Safety
+    /// As for `insert_into`; `masks` and `clock` are the world's whose
+    /// storage `set` is, and no hook listens.
+    #[inline(always)]
+    pub(crate) unsafe fn insert_unhooked<T: Component>(
+        masks: &mut ComponentMasks,
+        clock: &mut ChangeClock,
+        id: ComponentId,
+        mut set: NonNull<SparseSet<T>>,
+        entity: Entity,
+        value: T,
+    ) -> Option<T> {
+        let tick = if T::TRACK_CHANGES { clock.advance() } else { 0 };
+        // SAFETY: `set` is `T`'s live storage (caller's contract), and the
+        // caller's exclusive borrow of the world makes this `&mut` the only
+        // reference to it.
+        let replaced = unsafe { set.as_mut() }.insert(entity, value, tick);
+        if replaced.is_none() {
+            masks.mark(entity.index(), id);
+        }
+        replaced
+    }
+
+    /// [`remove_from`](Self::remove_from) at a moment no hook listens (no
+    /// group, no observer of removals), as [`insert_unhooked`](Self::insert_unhooked).
+    ///
+    /// # Safety
+    /// As for `remove_from`; `masks` is the world's whose storage `set` is,
+    /// and no hook listens.
+    #[inline(always)]
+    pub(crate) unsafe fn remove_unhooked<T: Component>(
+        masks: &mut ComponentMasks,
+        id: ComponentId,
+        mut set: NonNull<SparseSet<T>>,
+        entity: Entity,
+    ) -> Option<T> {
+        // SAFETY: as in `insert_unhooked`.
+        let removed = unsafe { set.as_mut() }.remove(entity);
+        if removed.is_some() {
+            masks.unmark(entity.index(), id);
+        }
+        removed
+    }
+
     /// Gives the live `entity` every component of `bundle`, whose registered
     /// ids are `ids`; values it replaces are dropped.
     #[inline]

@@ -11,6 +11,7 @@ use crate::entity::{Entities, Entity};
 use crate::error::Error;
 use crate::storage::{SparseReader, SparseSet};
 
+use super::structural::Structural;
 use super::{World, lookup_error};
 
 impl World {
@@ -74,10 +75,12 @@ impl World {
     #[inline]
     pub fn view_mut<T: Component>(&mut self) -> ViewMut<'_, T> {
         let (id, set) = self.data.storages.register_root::<T>();
+        let unhooked = self.structure_unhooked();
         ViewMut {
             world: self,
             id,
             set,
+            unhooked,
             _values: PhantomData,
         }
     }
@@ -211,6 +214,12 @@ pub struct ViewMut<'w, T: Component> {
     /// storages never move or drop while their world lives, and every access
     /// below makes a reference from it only for the length of one call.
     set: NonNull<SparseSet<T>>,
+    /// No group or observer follows structural change in `world`
+    /// ([`World::structure_unhooked`]): inserts and removals take the funnel's
+    /// unhooked path. Nothing can add a group or an observer while the view
+    /// borrows the world but observers' commands, after which the view looks
+    /// again ([`find_storage_again`](Self::find_storage_again)).
+    unhooked: bool,
     /// The view hands out `T`s and references to them, like a `&mut Vec<T>`.
     _values: PhantomData<&'w mut T>,
 }
@@ -232,6 +241,20 @@ impl<T: Component> ViewMut<'_, T> {
     #[inline]
     pub fn insert(&mut self, entity: Entity, value: T) -> Result<Option<T>, Error> {
         self.world.data.entities.check(entity)?;
+        if self.unhooked {
+            let data = &mut self.world.data;
+            // SAFETY: as below; no hook listens (`unhooked`).
+            return Ok(unsafe {
+                Structural::insert_unhooked(
+                    &mut data.masks,
+                    &mut data.clock,
+                    self.id,
+                    self.set,
+                    entity,
+                    value,
+                )
+            });
+        }
         // SAFETY: `set` is the root of storage `id` in this world, a
         // `SparseSet<T>` (`register_root` gave both, and storages stay put).
         let replaced = unsafe {
@@ -265,7 +288,12 @@ impl<T: Component> ViewMut<'_, T> {
     #[inline]
     pub fn remove(&mut self, entity: Entity) -> Result<T, Error> {
         self.world.data.entities.check(entity)?;
-        let removed = if self.world.observers.follow_removals() {
+        let removed = if self.unhooked {
+            // SAFETY: as in `insert`; no hook listens (`unhooked`).
+            unsafe {
+                Structural::remove_unhooked(&mut self.world.data.masks, self.id, self.set, entity)
+            }
+        } else if self.world.observers.follow_removals() {
             let removed = self.world.remove_observed(self.id, entity);
             self.find_storage_again();
             removed
@@ -378,6 +406,7 @@ impl<T: Component> ViewMut<'_, T> {
     #[cold]
     fn find_storage_again(&mut self) {
         (self.id, self.set) = self.world.data.storages.register_root::<T>();
+        self.unhooked = self.world.structure_unhooked();
     }
 
     /// The storage, shared for as long as `&self` is.

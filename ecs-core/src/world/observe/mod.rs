@@ -159,6 +159,12 @@ pub(crate) struct Observers {
 }
 
 impl Observers {
+    /// Whether any observer follows additions (`OnAdd`, `OnInsert`) at all.
+    #[inline]
+    pub(in crate::world) fn follow_additions(&self) -> bool {
+        self.registry.index.follows_additions()
+    }
+
     /// Whether any observer follows removals at all: when none does, a
     /// removal takes the funnel's path alone.
     #[inline]
