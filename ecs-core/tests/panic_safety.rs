@@ -530,8 +530,8 @@ fn batch_world(with_free_slots: bool, grouped: bool, ledger: &Ledger) -> (World,
     (world, model)
 }
 
-/// A `spawn_batch` iterator that panics at the first item, the second, a middle item or the
-/// last, with an exact, an unknown, an inflated and a lying size hint, on an empty world and on
+/// A `spawn_batch` iterator that panics at the first item, the second, the first past the
+/// free list, a middle item or the last, with an exact, an unknown, an inflated and a lying size hint, on an empty world and on
 /// one with free slots, with and without `(A, N)` grouped: the entities spawned before the
 /// panic stay spawned with their values (as documented), they took exactly the ids the
 /// allocator had next, no value is lost or dropped twice, stats add up and the world stays
@@ -539,7 +539,8 @@ fn batch_world(with_free_slots: bool, grouped: bool, ledger: &Ledger) -> (World,
 #[test]
 fn panic_inside_a_spawn_batch_iterator() {
     let n = 100usize;
-    for panic_at in [0, 1, 50, 99] {
+    // 15: with free slots, the first bundle past the free list's 15 ids.
+    for panic_at in [0, 1, 15, 50, 99] {
         for hint in [(n, Some(n)), (0, None), (n + 1000, None), (3, Some(1))] {
             for (with_free_slots, grouped) in
                 [(false, false), (true, false), (false, true), (true, true)]

@@ -265,3 +265,48 @@ fn a_view_without_listeners_keeps_masks_and_notices_the_last_observer_leave() {
         [Velocity(21)]
     );
 }
+
+/// An observer's command that replaces the whole world and then panics: the
+/// panic reaches the caller of the view's `insert` (or `remove`), and a view
+/// caught past it works on the new world, never the dropped one's storage.
+#[test]
+fn a_view_caught_past_a_panicking_command_works_on_the_world_it_left() {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    for removing in [false, true] {
+        let mut world = World::new();
+        let e = if removing {
+            world.spawn(Velocity(1))
+        } else {
+            world.spawn(Position(1))
+        };
+        let replace = |mut commands: Commands| {
+            commands.add(|world: &mut World| {
+                let mut fresh = World::new();
+                fresh.spawn(Velocity(7));
+                *world = fresh;
+                panic!("command panic");
+            });
+        };
+        if removing {
+            world.observe(move |_: OnRemove<Velocity>, commands: Commands| replace(commands));
+        } else {
+            world.observe(move |_: OnAdd<Velocity>, commands: Commands| replace(commands));
+        }
+        let mut v = world.view_mut::<Velocity>();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            if removing {
+                v.remove(e).map(|_| ())
+            } else {
+                v.insert(e, Velocity(2)).map(|_| ())
+            }
+        }));
+        assert!(result.is_err(), "the command's panic reaches the caller");
+        // The fresh world: one entity, `0v1`, with Velocity(7); `e` was `0v1` too.
+        assert_eq!(v.len(), 1);
+        assert_eq!(v.get(e), Ok(&Velocity(7)));
+        assert_eq!(v.insert(e, Velocity(8)), Ok(Some(Velocity(7))));
+        assert_eq!(v.remove(e), Ok(Velocity(8)));
+        assert!(v.is_empty());
+    }
+}

@@ -141,8 +141,9 @@ impl SparseIndex {
             for slot in &mut page[from..to] {
                 debug_assert_eq!(*slot, 0, "slot {index} of a fresh range holds an entity");
                 *slot = slot_value;
-                // The position is in the low half and stays below
-                // `u32::MAX` (the set's limit): it never carries into the version.
+                // The position is in the low half; the last one written is at
+                // most `u32::MAX - 1` (the set's limit), so the increment past
+                // it reaches at most `u32::MAX` and never carries into the version.
                 slot_value += 1;
             }
             index += to - from;
@@ -167,6 +168,16 @@ impl SparseIndex {
         let dense = unpack(*slot, entity)?;
         *slot = 0;
         Some(dense)
+    }
+
+    /// Slots that map an entity.
+    #[cfg(test)]
+    pub(crate) fn mapped_count(&self) -> usize {
+        self.pages
+            .iter()
+            .flatten()
+            .map(|page| page.iter().filter(|&&slot| slot != 0).count())
+            .sum()
     }
 
     /// Pages allocated.

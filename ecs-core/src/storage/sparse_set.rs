@@ -238,10 +238,11 @@ impl<T: Component> SparseSet<T> {
             }
             RunIds::Reused(ids) => {
                 self.entities.extend_from_slice(ids);
-                for (dense, &entity) in (start as u32..).zip(ids) {
+                for (offset, &entity) in ids.iter().enumerate() {
                     let slot = self.sparse.slot_or_alloc(entity.index());
                     debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
-                    slot.set(entity, dense);
+                    // Below `u32::MAX`: `start + count` is within the set's limit.
+                    slot.set(entity, (start + offset) as u32);
                 }
             }
         }
@@ -414,6 +415,13 @@ impl<T: Component> SparseSet<T> {
         for (i, &e) in self.entities.iter().enumerate() {
             assert_eq!(self.sparse.get(e), Some(i), "sparse slot of {e:?}");
         }
+        // A slot answers for its version alone, so a stale one would hand out
+        // another entity's value: every mapped slot is one of the entities'.
+        assert_eq!(
+            self.sparse.mapped_count(),
+            self.entities.len(),
+            "one sparse slot per held entity"
+        );
     }
 }
 
@@ -516,7 +524,7 @@ impl<T> SparseSet<T> {
 }
 
 /// Panics unless a set may hold `len` values: a sparse slot stores a dense
-/// position plus one in a `u32`.
+/// position in 32 bits, and positions stop one short of `u32::MAX`.
 #[inline(always)]
 fn assert_fits(len: usize) {
     assert!(

@@ -218,7 +218,8 @@ pub struct ViewMut<'w, T: Component> {
     /// ([`World::structure_unhooked`]): inserts and removals take the funnel's
     /// unhooked path. Nothing can add a group or an observer while the view
     /// borrows the world but observers' commands, after which the view looks
-    /// again ([`find_storage_again`](Self::find_storage_again)).
+    /// again ([`find_storage_again`](Self::find_storage_again)), also when
+    /// they panic ([`RefindOnDrop`]).
     unhooked: bool,
     /// The view hands out `T`s and references to them, like a `&mut Vec<T>`.
     _values: PhantomData<&'w mut T>,
@@ -264,8 +265,8 @@ impl<T: Component> ViewMut<'_, T> {
                 .insert_into(self.id, self.set, entity, value)
         };
         if !self.world.observers.fired.is_empty() {
-            self.world.dispatch_fired();
-            self.find_storage_again();
+            let view = RefindOnDrop(self);
+            view.0.world.dispatch_fired();
         }
         Ok(replaced)
     }
@@ -294,9 +295,8 @@ impl<T: Component> ViewMut<'_, T> {
                 Structural::remove_unhooked(&mut self.world.data.masks, self.id, self.set, entity)
             }
         } else if self.world.observers.follow_removals() {
-            let removed = self.world.remove_observed(self.id, entity);
-            self.find_storage_again();
-            removed
+            let view = RefindOnDrop(self);
+            view.0.world.remove_observed(view.0.id, entity)
         } else {
             // SAFETY: as in `insert`.
             unsafe { self.world.split().1.remove_from(self.id, self.set, entity) }
@@ -415,5 +415,17 @@ impl<T: Component> ViewMut<'_, T> {
         // SAFETY: `set` is `T`'s live storage in the world this view borrows
         // exclusively; nothing writes it while `&self` is held.
         unsafe { self.set.as_ref() }
+    }
+}
+
+/// Holds a view while observers run on its world, and finds the view's
+/// storage again when dropped, on return or while a panic from an observer or
+/// its commands unwinds: a command may have replaced the whole world, and a
+/// view caught past the panic must not keep the old world's storage pointer.
+struct RefindOnDrop<'v, 'w, T: Component>(&'v mut ViewMut<'w, T>);
+
+impl<T: Component> Drop for RefindOnDrop<'_, '_, T> {
+    fn drop(&mut self) {
+        self.0.find_storage_again();
     }
 }
