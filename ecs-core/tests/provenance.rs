@@ -161,6 +161,21 @@ fn a_typed_view_across_group_swaps_and_observer_commands() {
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 struct Tag;
 
+/// A `spawn_batch` whose iterator yields `yielded` bundles and panics at the
+/// next: the panic must reach the caller, with the bundles before it spawned.
+fn spawn_batch_panicking_after(world: &mut World, yielded: i32) {
+    let mut left = yielded + 1;
+    let panicking = core::iter::from_fn(|| {
+        left -= 1;
+        assert!(left > 0, "iterator panic");
+        Some((Name(format!("p{left}")), Health(left), Tag))
+    });
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.spawn_batch(panicking)
+    }));
+    assert!(result.is_err());
+}
+
 /// A batch of fresh ids writes each value past the end of its storage's data and
 /// commits whole runs: through an iterator of unknown length (so the storages grow, and
 /// the write pointers are retaken, several times), into a world with a free slot (taken
@@ -175,16 +190,7 @@ fn fresh_runs_write_past_the_end_and_commit() {
     let ids = world.spawn_batch(unknown.map(|i| (Name(format!("n{i}")), Health(i), Tag)));
     assert_eq!(ids.len(), 40);
     assert_eq!(ids[0].index(), first.index(), "the free slot goes first");
-    let mut left = 7;
-    let panicking = core::iter::from_fn(|| {
-        left -= 1;
-        assert!(left > 0, "iterator panic");
-        Some((Name(format!("p{left}")), Health(left), Tag))
-    });
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        world.spawn_batch(panicking)
-    }));
-    assert!(result.is_err());
+    spawn_batch_panicking_after(&mut world, 6);
     assert_eq!(world.len(), 46);
     let mut query = world.query::<(&Name, &mut Health, &Tag)>();
     for (name, mut health, _) in query.iter_mut() {
@@ -230,16 +236,7 @@ fn reused_runs_write_past_the_end_and_commit() {
     for &e in ids.iter().take(10) {
         world.despawn(e).unwrap();
     }
-    let mut left = 6;
-    let panicking = core::iter::from_fn(|| {
-        left -= 1;
-        assert!(left > 0, "iterator panic");
-        Some((Name(format!("p{left}")), Health(left), Tag))
-    });
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        world.spawn_batch(panicking)
-    }));
-    assert!(result.is_err());
+    spawn_batch_panicking_after(&mut world, 5);
     assert_eq!(world.len(), 30 + 45 - 10 + 5);
     let mut query = world.query::<(&Name, &mut Health, &Tag)>();
     for (name, mut health, _) in query.iter_mut() {

@@ -206,7 +206,11 @@ impl<T: Component> sealed::WriteBundle for T {
 
     #[inline]
     unsafe fn commit_run(columns: &Self::Columns, ids: RunIds<'_>, tick: u64) {
-        // SAFETY: as in `push_new`; the values are written (caller's contract).
+        // SAFETY: the pointer is `T`'s live storage (resolved by `columns`,
+        // and a world never frees a storage while it lives), and the caller's
+        // exclusive borrow of the world makes this transient `&mut` the only
+        // reference; the values past the tail are written and no storage
+        // holds the ids, as `commit_run` requires (caller's contract).
         unsafe { (*columns.as_ptr()).commit_run(ids, tick) }
     }
 
@@ -307,7 +311,10 @@ macro_rules! tuple_bundle {
             #[inline]
             unsafe fn commit_run(columns: &Self::Columns, ids: RunIds<'_>, tick: u64) {
                 let ($($column,)*) = columns;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each column is one member's storages, so the
+                // caller's contract for the tuple (storages borrowed
+                // exclusively, every member's values written past its tails,
+                // the ids in none of them) is each member's contract.
                 unsafe { $($name::commit_run($column, ids, tick);)* }
             }
 

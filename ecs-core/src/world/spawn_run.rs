@@ -65,8 +65,9 @@ impl Structural<'_> {
             };
             if room == 0 {
                 room = run.commit_and_grow();
-                // SAFETY: as above; the storages just grew, so the old tails
-                // are stale.
+                // SAFETY: the columns are root pointers of this world's
+                // storages, borrowed mutably, with no reference into them
+                // held; the storages just grew, so the old tails are stale.
                 tails = unsafe { B::fresh_tails(columns) };
             }
             // SAFETY: the tails are current (nothing grew or committed since
@@ -148,8 +149,9 @@ impl<B: Bundle> SpawnRun<'_, '_, '_, B> {
                 .reserve_to(structural.entities.slot_count() + 1);
         }
         self.spawned.reserve(1);
-        // SAFETY: as in `room`; everything written was just committed, so
-        // growing loses no value.
+        // SAFETY: the columns are root pointers of storages the funnel
+        // borrows mutably, with no reference into them held; everything
+        // written was just committed, so growing loses no value.
         unsafe { B::reserve_fresh(self.columns, 1) };
         let room = self.room();
         assert!(room > 0, "every array of the run has grown");
@@ -166,9 +168,11 @@ impl<B: Bundle> SpawnRun<'_, '_, '_, B> {
         match self.source {
             Source::Fresh => {
                 let first = structural.entities.commit_fresh(count);
-                // SAFETY: as in `room`; `count` bundles were written at offsets
-                // `0..count` past the tails, within the room, since the last
-                // commit, and fresh ids are in no storage.
+                // SAFETY: the columns are root pointers of storages the funnel
+                // borrows mutably, with no reference into them held; `count`
+                // bundles were written at offsets `0..count` past the tails,
+                // within the room, since the last commit; fresh ids are in no
+                // storage.
                 unsafe { B::commit_run(self.columns, RunIds::Fresh { first, count }, self.tick) };
                 structural.masks.mark_range(first.index(), count, self.mask);
                 self.spawned
@@ -182,8 +186,11 @@ impl<B: Bundle> SpawnRun<'_, '_, '_, B> {
                 self.spawned
                     .extend(core::iter::repeat_with(|| entities.alloc()).take(count));
                 let ids = &self.spawned[start..];
-                // SAFETY: as for fresh ids; a freed index was removed from
-                // every storage before it joined the free list.
+                // SAFETY: the columns are root pointers of storages the funnel
+                // borrows mutably, with no reference into them held; `count`
+                // bundles were written at offsets `0..count` past the tails,
+                // within the room, since the last commit; a freed index was
+                // removed from every storage before it joined the free list.
                 unsafe { B::commit_run(self.columns, RunIds::Reused(ids), self.tick) };
                 for entity in ids {
                     structural.masks.mark_all(entity.index(), self.mask);

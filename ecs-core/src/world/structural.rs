@@ -55,40 +55,39 @@ impl Structural<'_> {
     pub(crate) unsafe fn insert_into<T: Component>(
         &mut self,
         id: ComponentId,
-        mut set: NonNull<SparseSet<T>>,
+        set: NonNull<SparseSet<T>>,
         entity: Entity,
         value: T,
     ) -> Option<T> {
         debug_assert!(self.storages.root::<T>(id) == set);
-        // An untracked storage ignores the tick: the branch compiles away.
-        let tick = if T::TRACK_CHANGES {
-            self.clock.advance()
-        } else {
-            0
-        };
         // SAFETY: `set` is `T`'s live storage in `self.storages` (caller's
-        // contract), which `self` borrows mutably, so this `&mut`, dropped
-        // before the hooks reborrow the storages, is the only reference to it.
-        let replaced = unsafe { set.as_mut() }.insert(entity, value, tick);
-        if replaced.is_none() {
-            self.masks.mark(entity.index(), id);
-            if !self.hooks.is_idle() {
+        // contract), and `masks` and `clock` are this funnel's, which `self`
+        // borrows mutably: the `&mut` made inside ends before the hooks
+        // reborrow the storages below.
+        let replaced =
+            unsafe { Self::insert_unhooked(self.masks, self.clock, id, set, entity, value) };
+        if !self.hooks.is_idle() {
+            if replaced.is_none() {
                 self.hooks.after_add(id, entity, self.storages);
+            } else {
+                self.hooks.after_replace(id, entity);
             }
-        } else if !self.hooks.is_idle() {
-            self.hooks.after_replace(id, entity);
         }
         replaced
     }
 
-    /// [`insert_into`](Self::insert_into) at a moment no hook listens (no
-    /// group, no observer of additions), given the only parts it then
-    /// touches: a loop of inserts of one type (`ViewMut`) borrows nothing
-    /// else of the world per call.
+    /// What an insert changes besides the hooks: the value (stamped for a
+    /// tracked `T`) and, for a new component, the entity's mask bit. Every
+    /// insert runs it ([`insert_into`](Self::insert_into) then tells the
+    /// hooks); alone, it is the whole insert while no hook listens (no group,
+    /// no observer of additions), given the only parts it touches, so a loop
+    /// of inserts of one type (`ViewMut`) borrows nothing else per call.
     ///
     /// # Safety
-    /// As for `insert_into`; `masks` and `clock` are the world's whose
-    /// storage `set` is, and no hook listens.
+    /// `set` is the root pointer of the storage registered as `id` (a
+    /// `SparseSet<T>`) in the world whose `masks` and `clock` these are, the
+    /// caller borrows that world mutably, and no reference into the storage
+    /// is held across the call.
     #[inline(always)]
     pub(crate) unsafe fn insert_unhooked<T: Component>(
         masks: &mut ComponentMasks,
@@ -98,10 +97,11 @@ impl Structural<'_> {
         entity: Entity,
         value: T,
     ) -> Option<T> {
+        // An untracked storage ignores the tick: the branch compiles away.
         let tick = if T::TRACK_CHANGES { clock.advance() } else { 0 };
-        // SAFETY: `set` is `T`'s live storage (caller's contract), and the
-        // caller's exclusive borrow of the world makes this `&mut` the only
-        // reference to it.
+        // SAFETY: `set` is `T`'s live storage, and the caller's exclusive
+        // borrow of its world, with no reference into it held, makes this
+        // `&mut` the only reference to it for the call (caller's contract).
         let replaced = unsafe { set.as_mut() }.insert(entity, value, tick);
         if replaced.is_none() {
             masks.mark(entity.index(), id);
@@ -109,12 +109,16 @@ impl Structural<'_> {
         replaced
     }
 
-    /// [`remove_from`](Self::remove_from) at a moment no hook listens (no
-    /// group, no observer of removals), as [`insert_unhooked`](Self::insert_unhooked).
+    /// What a removal changes besides the hooks: the value taken out and the
+    /// entity's mask bit cleared. [`remove_from`](Self::remove_from) runs it
+    /// after telling the hooks; alone, it is the whole removal while no hook
+    /// listens, as [`insert_unhooked`](Self::insert_unhooked) is for inserts.
     ///
     /// # Safety
-    /// As for `remove_from`; `masks` is the world's whose storage `set` is,
-    /// and no hook listens.
+    /// `set` is the root pointer of the storage registered as `id` (a
+    /// `SparseSet<T>`) in the world whose `masks` these are, the caller
+    /// borrows that world mutably, and no reference into the storage is held
+    /// across the call.
     #[inline(always)]
     pub(crate) unsafe fn remove_unhooked<T: Component>(
         masks: &mut ComponentMasks,
@@ -122,7 +126,9 @@ impl Structural<'_> {
         mut set: NonNull<SparseSet<T>>,
         entity: Entity,
     ) -> Option<T> {
-        // SAFETY: as in `insert_unhooked`.
+        // SAFETY: `set` is `T`'s live storage, and the caller's exclusive
+        // borrow of its world, with no reference into it held, makes this
+        // `&mut` the only reference to it for the call (caller's contract).
         let removed = unsafe { set.as_mut() }.remove(entity);
         if removed.is_some() {
             masks.unmark(entity.index(), id);
@@ -267,7 +273,7 @@ impl Structural<'_> {
     pub(crate) unsafe fn remove_from<T: Component>(
         &mut self,
         id: ComponentId,
-        mut set: NonNull<SparseSet<T>>,
+        set: NonNull<SparseSet<T>>,
         entity: Entity,
     ) -> Option<T> {
         debug_assert!(self.storages.root::<T>(id) == set);
@@ -275,14 +281,11 @@ impl Structural<'_> {
             self.hooks.before_remove(id, entity, self.storages);
         }
         // SAFETY: `set` is `T`'s live storage in `self.storages` (caller's
-        // contract), which `self` borrows mutably; the hooks' reborrow has
-        // ended, so this `&mut` is the only reference to it. (A group hook
-        // may have moved the entity inside the storage, never the storage.)
-        let removed = unsafe { set.as_mut() }.remove(entity);
-        if removed.is_some() {
-            self.masks.unmark(entity.index(), id);
-        }
-        removed
+        // contract), and `masks` is this funnel's, which `self` borrows
+        // mutably; the hooks' reborrow has ended, so no reference into the
+        // storage is held. (A group hook may have moved the entity inside the
+        // storage, never the storage.)
+        unsafe { Self::remove_unhooked(self.masks, id, set, entity) }
     }
 
     /// Removes the live `entity` from every storage it is in, then frees its slot.

@@ -244,7 +244,10 @@ impl<T: Component> ViewMut<'_, T> {
         self.world.data.entities.check(entity)?;
         if self.unhooked {
             let data = &mut self.world.data;
-            // SAFETY: as below; no hook listens (`unhooked`).
+            // SAFETY: `set` is the root of storage `id` in this world, a
+            // `SparseSet<T>` (`register_root` gave both, and storages stay
+            // put); the view borrows the world mutably and holds no reference
+            // into the storage; `masks` and `clock` are that world's.
             return Ok(unsafe {
                 Structural::insert_unhooked(
                     &mut data.masks,
@@ -290,7 +293,10 @@ impl<T: Component> ViewMut<'_, T> {
     pub fn remove(&mut self, entity: Entity) -> Result<T, Error> {
         self.world.data.entities.check(entity)?;
         let removed = if self.unhooked {
-            // SAFETY: as in `insert`; no hook listens (`unhooked`).
+            // SAFETY: `set` is the root of storage `id` in this world, a
+            // `SparseSet<T>` (`register_root` gave both, and storages stay
+            // put); the view borrows the world mutably and holds no reference
+            // into the storage; `masks` is that world's.
             unsafe {
                 Structural::remove_unhooked(&mut self.world.data.masks, self.id, self.set, entity)
             }
