@@ -25,7 +25,7 @@ use core::fmt;
 use crate::bundle::{Bundle, BundleRegistry};
 use crate::change::{ComponentMut, RunTicks};
 use crate::component::{Component, ComponentInfo};
-use crate::entity::{Entities, Entity, Liveness};
+use crate::entity::{DeadEntity, Entities, Entity, Liveness};
 use crate::error::Error;
 use crate::event::EventRegistry;
 use crate::view::{Exclusive, WorldData, WorldView};
@@ -604,8 +604,11 @@ fn lookup_error<T: Component>(entities: &Entities, entity: Entity) -> Error {
 fn lookup_error_of<T: Component>(entity: Entity, liveness: Liveness) -> Error {
     match liveness {
         Liveness::Alive => Error::missing::<T>(entity),
-        Liveness::Despawned => Error::Despawned { entity },
-        Liveness::NeverSpawned => Error::NeverSpawned { entity },
+        dead => DeadEntity {
+            entity,
+            despawned: dead == Liveness::Despawned,
+        }
+        .into(),
     }
 }
 
