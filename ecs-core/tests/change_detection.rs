@@ -329,6 +329,38 @@ fn get_on_a_filtered_query_says_why_an_entity_is_left_out() {
     );
 }
 
+/// A query decides what an entity holds before it reads a change tick, so
+/// an entity that is both unchanged and missing a fetched component, or
+/// held back by `Without`, is reported for what it holds, whatever order the
+/// query's type lists its parts in.
+#[test]
+fn get_reports_what_an_entity_holds_before_whether_it_changed() {
+    let mut world = World::new();
+    let bare = world.spawn(Health(1));
+    let burning = world.spawn((Health(1), Shield(1), Burning));
+    let since = world.change_tick();
+    let query = world
+        .query_filtered::<(&Health, &Shield), (Changed<Health>, Without<Burning>)>()
+        .changed_since(since);
+    assert_eq!(
+        query.get(bare).unwrap_err().to_string(),
+        format!("entity {bare:?} does not have component `Shield`")
+    );
+    assert!(matches!(
+        query.get(burning).unwrap_err(),
+        Error::ExcludedComponent { entity, .. } if entity == burning
+    ));
+    world.get_mut::<Shield>(burning).unwrap().0 = 2;
+    world.remove::<Burning>(burning).unwrap();
+    let query = world
+        .query_filtered::<(&Health, &Shield), (Changed<Health>, Without<Burning>)>()
+        .changed_since(since);
+    assert_eq!(
+        query.get(burning).unwrap_err().to_string(),
+        format!("entity {burning:?} does not pass the query filter `Changed<Health>`")
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Systems: each sees every change once, relative to its own last run
 // ---------------------------------------------------------------------------------------------

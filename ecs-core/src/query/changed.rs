@@ -120,12 +120,19 @@ impl<T> Clone for TickFilter<'_, T> {
 
 impl<T> Copy for TickFilter<'_, T> {}
 
-// SAFETY: the filter only reads ticks, and only of entities whose items are
-// not live (a query checks an entity before fetching it); writers of the same
-// ticks in other queries are ordered apart by the access it registers.
+// SAFETY: the filter only reads ticks, through `QueryFilter::matches_ticks`
+// and `matches_ticks_at`, which a query asks only for an entity that passed
+// every presence condition of the query (its required fetches, `With`,
+// `Without`, the filter's own `T`) and whose item is not live yet
+// (`query/probe.rs` is the one place that orders the steps). Another query
+// may write `T`'s ticks at the same moment only if the access check found it
+// disjoint: it requires a type this query excludes, or excludes one this
+// query requires, so no entity that passed those conditions is one it writes.
+// Every other writer is ordered apart by the read this filter registers.
 unsafe impl<T> Sync for TickFilter<'_, T> {}
 
-// SAFETY: as above; the filter owns nothing.
+// SAFETY: the filter owns nothing, and reads only under the rule its `Sync`
+// states.
 unsafe impl<T> Send for TickFilter<'_, T> {}
 
 impl<'w, T: TrackedComponent> TickFilter<'w, T> {
@@ -186,19 +193,6 @@ impl<'w, T: TrackedComponent> TickFilter<'w, T> {
         // the entity there is live while a filter looks at it.
         Some(unsafe { self.ticks.as_ptr().add(dense).read() })
     }
-
-    /// Why `entity` fails a filter of type `F` on `T`: it lacks `T`, or its
-    /// `T` is not new.
-    fn mismatch<F>(&self, entity: Entity) -> Error {
-        if self.presence.contains(entity) {
-            Error::FilteredOut {
-                entity,
-                filter: core::any::type_name::<F>(),
-            }
-        } else {
-            Error::missing::<T>(entity)
-        }
-    }
 }
 
 macro_rules! tick_filter {
@@ -232,15 +226,32 @@ macro_rules! tick_filter {
                 f(state.presence.required());
             }
 
+            const READS_TICKS: bool = true;
+
             #[inline(always)]
-            fn matches(state: &TickFilter<'_, T>, entity: Entity) -> bool {
+            fn matches_presence(state: &TickFilter<'_, T>, entity: Entity) -> bool {
+                state.presence.contains(entity)
+            }
+
+            #[inline(always)]
+            fn matches_presence_at(
+                state: &TickFilter<'_, T>,
+                entity: Entity,
+                driver: &[Entity],
+                _: usize,
+            ) -> bool {
+                core::ptr::eq(state.presence.entities, driver) || state.presence.contains(entity)
+            }
+
+            #[inline(always)]
+            fn matches_ticks(state: &TickFilter<'_, T>, entity: Entity) -> bool {
                 state
                     .ticks_of(entity)
                     .is_some_and(|tick| tick > state.last_run)
             }
 
             #[inline(always)]
-            fn matches_at(
+            fn matches_ticks_at(
                 state: &TickFilter<'_, T>,
                 entity: Entity,
                 driver: &[Entity],
@@ -251,11 +262,22 @@ macro_rules! tick_filter {
                     .is_some_and(|tick| tick > state.last_run)
             }
 
-            fn check(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
-                if Self::matches(state, entity) {
+            fn check_presence(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
+                if Self::matches_presence(state, entity) {
                     Ok(())
                 } else {
-                    Err(state.mismatch::<Self>(entity))
+                    Err(Error::missing::<T>(entity))
+                }
+            }
+
+            fn check_ticks(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
+                if Self::matches_ticks(state, entity) {
+                    Ok(())
+                } else {
+                    Err(Error::FilteredOut {
+                        entity,
+                        filter: core::any::type_name::<Self>(),
+                    })
                 }
             }
         }

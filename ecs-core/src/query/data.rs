@@ -30,7 +30,11 @@ use super::mut_column::MutColumn;
 ///   [`state`](Self::state) would build from the same view;
 /// - [`for_each_required`](Self::for_each_required) reports only storages of
 ///   the world given to [`state`](Self::state), each holding every entity
-///   `fetch` returns `Some` for; the read-only form reports the same storages;
+///   [`locate`](Self::locate) returns `Some` for; the read-only form reports
+///   the same storages;
+/// - `locate` reads only sparse indexes and dense entity arrays, never a
+///   component value or a change tick, and returns `Some` only for an entity
+///   held by every storage `for_each_required` reports;
 /// - [`aligned`](Self::aligned) returns `true` only if `fetch_aligned`, given
 ///   the same state, may read the item of the driver's position `i` for every
 ///   `i` in the range (for a column shifted by [`realign`](Self::realign), the
@@ -119,13 +123,46 @@ pub unsafe trait QueryData {
     /// Calls `f` with every storage a matching entity must be in.
     fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>));
 
-    /// Fetches `entity`'s item, or `None` if it lacks a required component.
+    /// Where one entity's item lies: its dense position in each column
+    /// (`usize` for one column, `Option` for an optional fetch, tuples for
+    /// several, `()` for none).
+    type Location: Copy;
+
+    /// Where `entity`'s item lies, or `None` if it lacks a required component.
+    ///
+    /// Looks only at which entities each storage holds, never at a value or
+    /// a change tick: a query decides every presence condition of a
+    /// candidate (this, and its filters' `With` / `Without`) before it reads
+    /// a tick or makes a reference, so a candidate that another query may be
+    /// writing at the same moment (one ruled out by those conditions) is
+    /// never touched.
+    fn locate(state: &Self::State<'_>, entity: Entity) -> Option<Self::Location>;
+
+    /// The item at `location`.
     ///
     /// # Safety
-    /// `entity` is alive in the world the state was built from, the state's
-    /// borrow of the world lasts for `'q`, and no other item fetched for the
-    /// same entity from a state with write access is live during `'q`.
-    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>>;
+    /// `location` was returned by [`locate`](Self::locate) for `entity` and
+    /// this state; `entity` is alive in the world the state was built from,
+    /// the state's borrow of the world lasts for `'q`, and no other item
+    /// fetched for the same entity from a state with write access is live
+    /// during `'q`.
+    unsafe fn fetch_located<'q>(
+        state: &Self::State<'_>,
+        entity: Entity,
+        location: Self::Location,
+    ) -> Self::Item<'q>;
+
+    /// Fetches `entity`'s item, or `None` if it lacks a required component:
+    /// [`locate`](Self::locate), then [`fetch_located`](Self::fetch_located).
+    ///
+    /// # Safety
+    /// As for `fetch_located`, but for `location`.
+    #[inline(always)]
+    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
+        let location = Self::locate(state, entity)?;
+        // SAFETY: located just now; the rest is the caller's contract.
+        Some(unsafe { Self::fetch_located(state, entity, location) })
+    }
 
     /// Whether every column this fetch requires holds, at the positions
     /// `range` (moved by each column's shift, see [`realign`](Self::realign)),
@@ -214,12 +251,19 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
         f(state.required());
     }
 
+    type Location = usize;
+
     #[inline(always)]
-    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
-        let dense = state.dense(entity)?;
-        // SAFETY: `dense` came from the column's own index; a `Read` registration
-        // means no mutable reference to the value exists in this query.
-        Some(unsafe { state.get(dense) })
+    fn locate(state: &Self::State<'_>, entity: Entity) -> Option<usize> {
+        state.dense(entity)
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_located<'q>(state: &Self::State<'_>, _: Entity, dense: usize) -> &'q T {
+        // SAFETY: `dense` came from the column's own index (the caller's
+        // contract); a `Read` registration means no mutable reference to the
+        // value exists in this query.
+        unsafe { state.get(dense) }
     }
 
     #[inline(always)]
@@ -301,12 +345,23 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         f(state.required());
     }
 
+    type Location = usize;
+
     #[inline(always)]
-    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
-        let dense = state.column().dense(entity)?;
-        // SAFETY: the column is exclusive (built above), `dense` is in bounds, and
-        // the caller fetches each entity at most once while its item is live.
-        Some(unsafe { state.get_mut(dense) })
+    fn locate(state: &Self::State<'_>, entity: Entity) -> Option<usize> {
+        state.column().dense(entity)
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_located<'q>(
+        state: &Self::State<'_>,
+        _: Entity,
+        dense: usize,
+    ) -> Self::Item<'q> {
+        // SAFETY: the column is exclusive (built above), `dense` came from its
+        // own index (the caller's contract), and the caller fetches each
+        // entity at most once while its item is live.
+        unsafe { state.get_mut(dense) }
     }
 
     #[inline(always)]
@@ -374,10 +429,21 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
     #[inline]
     fn for_each_required<'w>(_: &Q::State<'w>, _: &mut impl FnMut(Required<'w>)) {}
 
+    type Location = Option<Q::Location>;
+
     #[inline(always)]
-    unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
-        // SAFETY: forwarded under the caller's contract.
-        Some(unsafe { Q::fetch(state, entity) })
+    fn locate(state: &Self::State<'_>, entity: Entity) -> Option<Option<Q::Location>> {
+        Some(Q::locate(state, entity))
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_located<'q>(
+        state: &Self::State<'_>,
+        entity: Entity,
+        location: Option<Q::Location>,
+    ) -> Self::Item<'q> {
+        // SAFETY: forwarded under the caller's contract, with `Q`'s own location.
+        location.map(|location| unsafe { Q::fetch_located(state, entity, location) })
     }
 
     /// An optional fetch requires nothing, so it never breaks alignment; it probes instead.
@@ -427,9 +493,16 @@ unsafe impl QueryData for Entity {
     #[inline]
     fn for_each_required<'w>(_: &(), _: &mut impl FnMut(Required<'w>)) {}
 
+    type Location = ();
+
     #[inline(always)]
-    unsafe fn fetch<'q>(_: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
-        Some(entity)
+    fn locate(_: &Self::State<'_>, _: Entity) -> Option<()> {
+        Some(())
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_located<'q>(_: &Self::State<'_>, entity: Entity, _: ()) -> Self::Item<'q> {
+        entity
     }
 
     #[inline(always)]

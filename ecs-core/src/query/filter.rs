@@ -89,26 +89,66 @@ pub trait QueryFilter: sealed::Sealed {
     /// Calls `f` with every storage a matching entity must be in.
     fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>));
 
-    /// Whether `entity` passes.
-    fn matches(state: &Self::State<'_>, entity: Entity) -> bool;
+    /// Whether some part of the filter reads change ticks ([`Added`],
+    /// [`Changed`]), so that it must wait until every presence condition of
+    /// its query has passed. When false, [`matches_ticks`](Self::matches_ticks)
+    /// passes every entity and queries skip it.
+    const READS_TICKS: bool = false;
 
-    /// Whether `entity`, found at position `index` of `driver` (the dense
-    /// entities a query walks), passes: the same answer as
-    /// [`matches`](Self::matches), which a filter on the driving storage can
-    /// give without probing its sparse index.
+    /// Whether `entity` passes the filter's conditions on which components
+    /// it holds: `With`, `Without`, and the type an `Added` or `Changed`
+    /// looks at. Reads no change tick.
+    fn matches_presence(state: &Self::State<'_>, entity: Entity) -> bool;
+
+    /// [`matches_presence`](Self::matches_presence) for `entity`, found at
+    /// position `index` of `driver` (the dense entities a query walks): a
+    /// filter on the driving storage answers without probing its sparse index.
     #[inline(always)]
-    fn matches_at(
+    fn matches_presence_at(
         state: &Self::State<'_>,
         entity: Entity,
         driver: &[Entity],
         index: usize,
     ) -> bool {
         let _ = (driver, index);
-        Self::matches(state, entity)
+        Self::matches_presence(state, entity)
     }
 
-    /// `Ok` if `entity` passes, otherwise the error that says why not.
-    fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error>;
+    /// Whether `entity` passes the filter's conditions on change ticks.
+    ///
+    /// Asked only once `entity` passed every presence condition of its query
+    /// (this filter's and the fetch's required components): those are what
+    /// makes two queries disjoint ([`Access::is_disjoint`]), so a query never
+    /// reads a tick of an entity that a disjoint query may be writing.
+    fn matches_ticks(state: &Self::State<'_>, entity: Entity) -> bool {
+        let _ = (state, entity);
+        true
+    }
+
+    /// [`matches_ticks`](Self::matches_ticks) for `entity`, found at position
+    /// `index` of `driver`, as for
+    /// [`matches_presence_at`](Self::matches_presence_at).
+    #[inline(always)]
+    fn matches_ticks_at(
+        state: &Self::State<'_>,
+        entity: Entity,
+        driver: &[Entity],
+        index: usize,
+    ) -> bool {
+        let _ = (driver, index);
+        Self::matches_ticks(state, entity)
+    }
+
+    /// `Ok` if `entity` passes [`matches_presence`](Self::matches_presence),
+    /// otherwise the error that says why not.
+    fn check_presence(state: &Self::State<'_>, entity: Entity) -> Result<(), Error>;
+
+    /// `Ok` if `entity` passes [`matches_ticks`](Self::matches_ticks),
+    /// otherwise the error that says why not; asked under the same condition.
+    fn check_ticks(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
+        let _ = (state, entity);
+        Ok(())
+    }
 }
 
 pub(crate) mod sealed {
@@ -197,12 +237,12 @@ impl<T: Component> QueryFilter for With<T> {
     }
 
     #[inline(always)]
-    fn matches(state: &Presence<'_, T>, entity: Entity) -> bool {
+    fn matches_presence(state: &Presence<'_, T>, entity: Entity) -> bool {
         state.contains(entity)
     }
 
-    fn check(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
-        if Self::matches(state, entity) {
+    fn check_presence(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
+        if Self::matches_presence(state, entity) {
             Ok(())
         } else {
             Err(Error::missing::<T>(entity))
@@ -234,12 +274,12 @@ impl<T: Component> QueryFilter for Without<T> {
     fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut impl FnMut(Required<'w>)) {}
 
     #[inline(always)]
-    fn matches(state: &Presence<'_, T>, entity: Entity) -> bool {
+    fn matches_presence(state: &Presence<'_, T>, entity: Entity) -> bool {
         !state.contains(entity)
     }
 
-    fn check(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
-        if Self::matches(state, entity) {
+    fn check_presence(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
+        if Self::matches_presence(state, entity) {
             Ok(())
         } else {
             Err(Error::ExcludedComponent {
@@ -295,26 +335,51 @@ macro_rules! tuple_filter {
                 $($name::for_each_required($name, f);)*
             }
 
+            const READS_TICKS: bool = false $(|| $name::READS_TICKS)*;
+
             #[inline(always)]
-            fn matches(state: &Self::State<'_>, entity: Entity) -> bool {
+            fn matches_presence(state: &Self::State<'_>, entity: Entity) -> bool {
                 let ($($name,)*) = state;
-                true $(&& $name::matches($name, entity))*
+                true $(&& $name::matches_presence($name, entity))*
             }
 
             #[inline(always)]
-            fn matches_at(
+            fn matches_presence_at(
                 state: &Self::State<'_>,
                 entity: Entity,
                 driver: &[Entity],
                 index: usize,
             ) -> bool {
                 let ($($name,)*) = state;
-                true $(&& $name::matches_at($name, entity, driver, index))*
+                true $(&& $name::matches_presence_at($name, entity, driver, index))*
             }
 
-            fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
+            #[inline(always)]
+            fn matches_ticks(state: &Self::State<'_>, entity: Entity) -> bool {
                 let ($($name,)*) = state;
-                $($name::check($name, entity)?;)*
+                true $(&& $name::matches_ticks($name, entity))*
+            }
+
+            #[inline(always)]
+            fn matches_ticks_at(
+                state: &Self::State<'_>,
+                entity: Entity,
+                driver: &[Entity],
+                index: usize,
+            ) -> bool {
+                let ($($name,)*) = state;
+                true $(&& $name::matches_ticks_at($name, entity, driver, index))*
+            }
+
+            fn check_presence(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
+                let ($($name,)*) = state;
+                $($name::check_presence($name, entity)?;)*
+                Ok(())
+            }
+
+            fn check_ticks(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
+                let ($($name,)*) = state;
+                $($name::check_ticks($name, entity)?;)*
                 Ok(())
             }
         }
@@ -358,31 +423,92 @@ macro_rules! tuple_filter {
             #[inline]
             fn for_each_required<'w>(_: &Self::State<'w>, _: &mut impl FnMut(Required<'w>)) {}
 
+            const READS_TICKS: bool = false $(|| $name::READS_TICKS)*;
+
+            /// An `Or` that reads no tick decides with the presence
+            /// conditions; one that does decides wholly with the ticks, once
+            /// the query's presence conditions (which an `Or` adds nothing
+            /// to) have passed.
             #[inline(always)]
-            fn matches(state: &Self::State<'_>, entity: Entity) -> bool {
-                let ($($name,)*) = state;
-                false $(|| $name::matches($name, entity))*
+            fn matches_presence(state: &Self::State<'_>, entity: Entity) -> bool {
+                Self::READS_TICKS || Self::any(state, entity)
             }
 
             #[inline(always)]
-            fn matches_at(
+            fn matches_presence_at(
                 state: &Self::State<'_>,
                 entity: Entity,
                 driver: &[Entity],
                 index: usize,
             ) -> bool {
-                let ($($name,)*) = state;
-                false $(|| $name::matches_at($name, entity, driver, index))*
+                Self::READS_TICKS || Self::any_at(state, entity, driver, index)
             }
 
-            fn check(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
-                if Self::matches(state, entity) {
+            #[inline(always)]
+            fn matches_ticks(state: &Self::State<'_>, entity: Entity) -> bool {
+                !Self::READS_TICKS || Self::any(state, entity)
+            }
+
+            #[inline(always)]
+            fn matches_ticks_at(
+                state: &Self::State<'_>,
+                entity: Entity,
+                driver: &[Entity],
+                index: usize,
+            ) -> bool {
+                !Self::READS_TICKS || Self::any_at(state, entity, driver, index)
+            }
+
+            fn check_presence(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
+                if Self::matches_presence(state, entity) {
                     Ok(())
                 } else {
-                    Err(Error::FilteredOut {
-                        entity,
-                        filter: core::any::type_name::<Self>(),
-                    })
+                    Err(Self::filtered_out(entity))
+                }
+            }
+
+            fn check_ticks(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
+                if Self::matches_ticks(state, entity) {
+                    Ok(())
+                } else {
+                    Err(Self::filtered_out(entity))
+                }
+            }
+        }
+
+        #[allow(
+            unused_variables,
+            non_snake_case,
+            reason = "the empty tuple uses no argument, and bindings are named after type parameters"
+        )]
+        impl<$($name: QueryFilter),*> Or<($($name,)*)> {
+            /// Whether `entity` passes any one of the filters, each deciding
+            /// its presence before its ticks.
+            #[inline(always)]
+            fn any(state: &<Self as QueryFilter>::State<'_>, entity: Entity) -> bool {
+                let ($($name,)*) = state;
+                false $(|| ($name::matches_presence($name, entity)
+                    && $name::matches_ticks($name, entity)))*
+            }
+
+            /// [`any`](Self::any) for `entity` at `index` of `driver`.
+            #[inline(always)]
+            fn any_at(
+                state: &<Self as QueryFilter>::State<'_>,
+                entity: Entity,
+                driver: &[Entity],
+                index: usize,
+            ) -> bool {
+                let ($($name,)*) = state;
+                false $(|| ($name::matches_presence_at($name, entity, driver, index)
+                    && $name::matches_ticks_at($name, entity, driver, index)))*
+            }
+
+            #[cold]
+            fn filtered_out(entity: Entity) -> Error {
+                Error::FilteredOut {
+                    entity,
+                    filter: core::any::type_name::<Self>(),
                 }
             }
         }

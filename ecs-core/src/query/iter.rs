@@ -8,6 +8,7 @@ use crate::entity::{AliveIter, Entity};
 
 use super::data::QueryData;
 use super::filter::QueryFilter;
+use super::probe::{Seat, passes_aligned, probe};
 
 /// How many candidates share one alignment check.
 ///
@@ -138,27 +139,27 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                 let index = cursor.next;
                 cursor.next += 1;
                 let entity = cursor.entities[index];
-                if !F::matches_at(&self.filter, entity, cursor.entities, index) {
-                    continue;
-                }
                 if cursor.chunk_aligned {
+                    if !passes_aligned::<F>(&self.filter, entity, cursor.entities, index) {
+                        continue;
+                    }
                     // SAFETY: the chunk holding `index` is aligned under the
                     // state's current shifts, unchanged since it was checked; the
                     // entity is live (it is in a storage) and yielded once.
                     return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
                 }
+                let seat = Seat::Driver(cursor.entities, index);
                 // SAFETY: the constructor's contract: live, distinct candidates.
-                if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
+                if let Some(item) = unsafe { probe::<Q, F>(&self.data, &self.filter, entity, seat) }
+                {
                     return Some(item);
                 }
             },
             Candidates::Alive(alive) => loop {
                 let entity = alive.next()?;
-                if !F::matches(&self.filter, entity) {
-                    continue;
-                }
-                // SAFETY: as above.
-                if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
+                let (data, filter) = (&self.data, &self.filter);
+                // SAFETY: the constructor's contract: live, distinct candidates.
+                if let Some(item) = unsafe { probe::<Q, F>(data, filter, entity, Seat::Anywhere) } {
                     return Some(item);
                 }
             },
@@ -198,11 +199,8 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                 }
             }
             Candidates::Alive(alive) => alive.fold(init, |acc, entity| {
-                if !F::matches(&filter, entity) {
-                    return acc;
-                }
                 // SAFETY: live, distinct entities.
-                match unsafe { Q::fetch(&data, entity) } {
+                match unsafe { probe::<Q, F>(&data, &filter, entity, Seat::Anywhere) } {
                     Some(item) => g(acc, item),
                     None => acc,
                 }
@@ -275,7 +273,7 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
                 end = next;
             }
             for (offset, &entity) in entities[start..end].iter().enumerate() {
-                if F::matches_at(filter, entity, entities, start + offset) {
+                if passes_aligned::<F>(filter, entity, entities, start + offset) {
                     // SAFETY: the run is aligned under the shifts it was
                     // checked with, which stay until the next chunk; live,
                     // distinct entities.
@@ -286,11 +284,9 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
             }
         } else {
             for (offset, &entity) in entities[start..end].iter().enumerate() {
-                if !F::matches_at(filter, entity, entities, start + offset) {
-                    continue;
-                }
+                let seat = Seat::Driver(entities, start + offset);
                 // SAFETY: live, distinct entities.
-                if let Some(item) = unsafe { Q::fetch(data, entity) } {
+                if let Some(item) = unsafe { probe::<Q, F>(data, filter, entity, seat) } {
                     acc = g(acc, item);
                 }
             }

@@ -47,6 +47,7 @@ mod mut_column;
 #[cfg(feature = "parallel")]
 mod par;
 mod plan;
+mod probe;
 mod read_only;
 mod slices;
 mod state;
@@ -55,6 +56,7 @@ mod tuple;
 use core::any::type_name;
 
 use plan::Plan;
+use probe::{Seat, probe};
 
 pub use changed::{Added, Changed};
 pub use data::{QueryData, ReadOnlyQueryData};
@@ -386,11 +388,13 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     #[inline]
     pub fn get(&self, entity: Entity) -> Result<ReadOnlyItem<'_, Q>, Error> {
         let state = Q::readonly_state(&self.data);
-        if self.may_fetch(entity) {
-            // SAFETY: a fetch that requires a storage only succeeds for entities
-            // in it, which are alive; otherwise `may_fetch` checked liveness.
+        if self.may_probe(entity) {
+            // SAFETY: a probe that requires a storage only succeeds for entities
+            // in it, which are alive; otherwise `may_probe` checked liveness.
             // Read-only items may overlap.
-            if let Some(item) = unsafe { <Q::ReadOnly as QueryData>::fetch(&state, entity) } {
+            let item =
+                unsafe { probe::<Q::ReadOnly, F>(&state, &self.filter, entity, Seat::Anywhere) };
+            if let Some(item) = item {
                 return Ok(item);
             }
         }
@@ -412,10 +416,11 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, entity: Entity) -> Result<Q::Item<'_>, Error> {
-        if self.may_fetch(entity) {
+        if self.may_probe(entity) {
             // SAFETY: alive as in `get`; `&mut self` keeps every other item of
             // this query dead while this one lives.
-            if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
+            let item = unsafe { probe::<Q, F>(&self.data, &self.filter, entity, Seat::Anywhere) };
+            if let Some(item) = item {
                 return Ok(item);
             }
         }
@@ -555,34 +560,42 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     pub fn contains(&self, entity: Entity) -> bool {
         let state = Q::readonly_state(&self.data);
         // SAFETY: as in `get`; the item is dropped at once.
-        self.may_fetch(entity)
-            && unsafe { <Q::ReadOnly as QueryData>::fetch(&state, entity) }.is_some()
+        self.may_probe(entity)
+            && unsafe { probe::<Q::ReadOnly, F>(&state, &self.filter, entity, Seat::Anywhere) }
+                .is_some()
     }
 
-    /// Whether fetching `entity` is both safe and worth trying: it passes the
-    /// filter, and it is alive, which a required storage vouches for by itself.
+    /// Whether probing `entity` is safe: it is alive, or the query requires
+    /// a storage, which vouches for liveness by itself (it holds only live
+    /// entities, and a probe succeeds only for entities in it).
     #[inline]
-    fn may_fetch(&self, entity: Entity) -> bool {
-        // A required storage holds only live entities: a fetch that succeeds, or
-        // a filter that passes, vouches for liveness. Whether `Q` requires one is
-        // known at compile time once inlined; the plan's driver covers filters.
+    fn may_probe(&self, entity: Entity) -> bool {
+        // Whether `Q` requires a storage is known at compile time once
+        // inlined; the plan's driver covers the filters' storages.
         let mut fetch_requires = false;
         Q::for_each_required(&self.data, &mut |_: Required<'w>| fetch_requires = true);
-        (fetch_requires || self.plan.driver.is_some() || self.view.is_alive(entity))
-            && F::matches(&self.filter, entity)
+        fetch_requires || self.plan.driver.is_some() || self.view.is_alive(entity)
     }
 
-    /// Why `entity` does not match: dead, filtered out, or lacking `missing`.
+    /// Why `entity` does not match: dead, filtered out by what it holds,
+    /// lacking `missing`, or filtered out by its change ticks, asked in the
+    /// order a probe decides them (so ticks are read only for an entity that
+    /// passes every presence condition).
     #[cold]
     fn mismatch(&self, entity: Entity, missing: Option<&'static str>) -> Error {
         if let Err(dead) = self.view.entities().check(entity) {
             return dead.into();
         }
-        if let Err(filtered) = F::check(&self.filter, entity) {
+        if let Err(filtered) = F::check_presence(&self.filter, entity) {
             return filtered;
         }
-        let component = missing.expect("an entity that fails no check matches the query");
-        Error::MissingComponent { entity, component }
+        if let Some(component) = missing {
+            return Error::MissingComponent { entity, component };
+        }
+        match F::check_ticks(&self.filter, entity) {
+            Err(filtered) => filtered,
+            Ok(()) => unreachable!("{entity} fails no check of the query, yet does not match it"),
+        }
     }
 
     /// The fetch state, captured when the query was built.

@@ -10,6 +10,7 @@ use super::Query;
 use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::iter::{Candidates, fold_dense};
+use super::probe::{Seat, probe};
 
 /// The fewest candidates a part is cut down to.
 ///
@@ -82,11 +83,9 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                 let entities: Vec<Entity> = alive.collect();
                 rayon::iter::split(0..entities.len(), halve).for_each(|range| {
                     for &entity in &entities[range] {
-                        if !F::matches(filter, entity) {
-                            continue;
-                        }
+                        let seat = Seat::Anywhere;
                         // SAFETY: live, distinct entities of the query's world.
-                        if let Some(item) = unsafe { Q::fetch(data, entity) } {
+                        if let Some(item) = unsafe { probe::<Q, F>(data, filter, entity, seat) } {
                             f(item);
                         }
                     }

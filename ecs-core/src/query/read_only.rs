@@ -6,6 +6,7 @@ use crate::error::Error;
 use super::data::ReadOnlyQueryData;
 use super::filter::QueryFilter;
 use super::iter::QueryIter;
+use super::probe::{Seat, probe};
 use super::{Query, single_of};
 
 /// A read-only query, used by value: [`iter`](Self::iter), [`get`](Self::get)
@@ -195,11 +196,12 @@ impl<'w, Q: ReadOnlyQueryData, F: QueryFilter> ReadOnlyQuery for Query<'w, Q, F>
 
     #[inline]
     fn get(self, entity: Entity) -> Result<Q::Item<'w>, Error> {
-        if self.may_fetch(entity) {
+        if self.may_probe(entity) {
             // SAFETY: alive, as in `Query::get`. The state borrows the world for
             // `'w`, and `Q` never writes, so its items may overlap each other and
             // those of every copy of this query for all of `'w`.
-            if let Some(item) = unsafe { Q::fetch(&self.data, entity) } {
+            let item = unsafe { probe::<Q, F>(&self.data, &self.filter, entity, Seat::Anywhere) };
+            if let Some(item) = item {
                 return Ok(item);
             }
         }

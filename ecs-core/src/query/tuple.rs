@@ -11,7 +11,7 @@ use super::column::Required;
 use super::data::{QueryData, ReadOnlyQueryData};
 
 macro_rules! tuple_data {
-    ($($name:ident),*) => {
+    ($(($name:ident, $location:ident)),*) => {
         #[allow(
             unused_variables,
             non_snake_case,
@@ -62,12 +62,25 @@ macro_rules! tuple_data {
                 $($name::for_each_required($name, f);)*
             }
 
+            type Location = ($($name::Location,)*);
+
             #[inline(always)]
-            unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
+            fn locate(state: &Self::State<'_>, entity: Entity) -> Option<Self::Location> {
                 let ($($name,)*) = state;
+                Some(($($name::locate($name, entity)?,)*))
+            }
+
+            #[inline(always)]
+            unsafe fn fetch_located<'q>(
+                state: &Self::State<'_>,
+                entity: Entity,
+                location: Self::Location,
+            ) -> Self::Item<'q> {
+                let ($($name,)*) = state;
+                let ($($location,)*) = location;
                 // SAFETY: forwarded under the caller's contract; the access check
                 // ruled out two elements reaching the same data mutably.
-                Some(($(unsafe { $name::fetch($name, entity) }?,)*))
+                ($(unsafe { $name::fetch_located($name, entity, $location) },)*)
             }
 
             #[inline(always)]
@@ -105,4 +118,7 @@ macro_rules! tuple_data {
     };
 }
 
-crate::util::macros::all_tuples!(tuple_data: Q15, Q14, Q13, Q12, Q11, Q10, Q9, Q8, Q7, Q6, Q5, Q4, Q3, Q2, Q1, Q0);
+crate::util::macros::all_tuple_pairs!(
+    tuple_data: (Q15, L15), (Q14, L14), (Q13, L13), (Q12, L12), (Q11, L11), (Q10, L10), (Q9, L9),
+    (Q8, L8), (Q7, L7), (Q6, L6), (Q5, L5), (Q4, L4), (Q3, L3), (Q2, L2), (Q1, L1), (Q0, L0)
+);

@@ -183,26 +183,44 @@ fn impl_query_data(
                 #( <#fetched as #qd>::for_each_required(&__ecs_state.#index, __ecs_f); )*
             }
 
+            type Location = ( #( <#fetched as #qd>::Location, )* );
+
             #[inline(always)]
-            unsafe fn fetch<#item_lt>(
+            fn locate(
                 __ecs_state: &Self::State<'_>,
                 __ecs_entity: #krate::Entity,
-            ) -> ::core::option::Option<Self::Item<#item_lt>> {
-                ::core::option::Option::Some(#item {
+            ) -> ::core::option::Option<Self::Location> {
+                ::core::option::Option::Some((
+                    #( <#fetched as #qd>::locate(&__ecs_state.#index, __ecs_entity)?, )*
+                ))
+            }
+
+            #[inline(always)]
+            unsafe fn fetch_located<#item_lt>(
+                __ecs_state: &Self::State<'_>,
+                __ecs_entity: #krate::Entity,
+                __ecs_location: Self::Location,
+            ) -> Self::Item<#item_lt> {
+                #item {
                     #(
                         #members: {
                             // The item lifetime is pinned by the annotation: left to
                             // inference, a field borrowed for another lifetime
                             // (`&'static T`) would get an item outliving the borrow.
-                            let __ecs_field: ::core::option::Option<
-                                <#fetched as #qd>::Item<#item_lt>,
-                            > =
-                                // SAFETY: forwarded under the caller's contract.
-                                unsafe { <#fetched as #qd>::fetch(&__ecs_state.#index, __ecs_entity) };
-                            __ecs_field?
+                            let __ecs_field: <#fetched as #qd>::Item<#item_lt> =
+                                // SAFETY: forwarded under the caller's contract, with
+                                // the field's own location.
+                                unsafe {
+                                    <#fetched as #qd>::fetch_located(
+                                        &__ecs_state.#index,
+                                        __ecs_entity,
+                                        __ecs_location.#index,
+                                    )
+                                };
+                            __ecs_field
                         },
                     )*
-                })
+                }
             }
 
             #[inline(always)]
@@ -236,7 +254,7 @@ fn impl_query_data(
                 #item {
                     #(
                         #members: {
-                            // The item lifetime is pinned as in `fetch`.
+                            // The item lifetime is pinned as in `fetch_located`.
                             let __ecs_field: <#fetched as #qd>::Item<#item_lt> =
                                 // SAFETY: forwarded under the caller's contract.
                                 unsafe {

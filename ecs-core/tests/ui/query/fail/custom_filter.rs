@@ -15,11 +15,11 @@ impl QueryFilter for Peek {
 
     fn for_each_required<'w>(_: &(), _: &mut impl FnMut(Required<'w>)) {}
 
-    fn matches(_: &(), _: Entity) -> bool {
+    fn matches_presence(_: &(), _: Entity) -> bool {
         true
     }
 
-    fn check(_: &(), _: Entity) -> Result<(), Error> {
+    fn check_presence(_: &(), _: Entity) -> Result<(), Error> {
         Ok(())
     }
 }

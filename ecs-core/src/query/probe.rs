@@ -1,0 +1,91 @@
+//! The one order in which a query decides a candidate: which components it
+//! holds, then its change ticks, then its item.
+//!
+//! Two queries may write one component type at the same moment when the
+//! access check finds them disjoint: one requires a type the other excludes
+//! (`With<Boss>` beside `Without<Boss>`, or a required `&Shield` beside
+//! `Without<Shield>`). That promise is about the entities each *matches*,
+//! not those it looks at: a query walking `Health`'s storage sees every
+//! holder, bosses included. So nothing of a candidate may be read before it
+//! passed every condition that makes the queries disjoint: a change filter
+//! listed before `Without<Boss>` must not read a boss's tick, and a fetch
+//! listed before a required `&Shield` must not make a reference to the value
+//! of an entity without one. Every walk and lookup of a query goes through
+//! [`probe`] or [`passes_aligned`], which take the steps in that order
+//! whatever order the query's type lists them in.
+
+use crate::entity::Entity;
+
+use super::data::QueryData;
+use super::filter::QueryFilter;
+
+/// Where a candidate came from: position `index` of the driving storage's
+/// dense entities `driver` (filters on that storage then answer without
+/// probing), or nowhere in particular (a lookup by id, or a walk over every
+/// live entity).
+#[derive(Clone, Copy)]
+pub(crate) enum Seat<'a> {
+    /// Found at `driver[index]`.
+    Driver(&'a [Entity], usize),
+    /// Named by id.
+    Anywhere,
+}
+
+impl Seat<'_> {
+    #[inline(always)]
+    fn presence<F: QueryFilter>(self, filter: &F::State<'_>, entity: Entity) -> bool {
+        match self {
+            Seat::Driver(driver, index) => F::matches_presence_at(filter, entity, driver, index),
+            Seat::Anywhere => F::matches_presence(filter, entity),
+        }
+    }
+
+    #[inline(always)]
+    fn ticks<F: QueryFilter>(self, filter: &F::State<'_>, entity: Entity) -> bool {
+        match self {
+            Seat::Driver(driver, index) => F::matches_ticks_at(filter, entity, driver, index),
+            Seat::Anywhere => F::matches_ticks(filter, entity),
+        }
+    }
+}
+
+/// `entity`'s item, if it matches: the filter's presence conditions, then
+/// the fetch's required components (located, nothing read), then the
+/// filter's ticks, and only then the values.
+///
+/// # Safety
+/// As for [`QueryData::fetch_located`]: `entity` is alive in the world both
+/// states were built from (or held by a storage `Q` or `F` requires, which
+/// holds only live entities), that borrow lasts for `'q`, and no other item
+/// of `entity` from a state with write access is live during `'q`.
+#[inline(always)]
+pub(crate) unsafe fn probe<'q, Q: QueryData, F: QueryFilter>(
+    data: &Q::State<'_>,
+    filter: &F::State<'_>,
+    entity: Entity,
+    seat: Seat<'_>,
+) -> Option<Q::Item<'q>> {
+    if !seat.presence::<F>(filter, entity) {
+        return None;
+    }
+    let location = Q::locate(data, entity)?;
+    if F::READS_TICKS && !seat.ticks::<F>(filter, entity) {
+        return None;
+    }
+    // SAFETY: located just now; the rest is the caller's contract.
+    Some(unsafe { Q::fetch_located(data, entity, location) })
+}
+
+/// Whether `entity`, at `driver[index]` in a run where every column the
+/// fetch requires holds the driver's entities (so the required components
+/// are known present), passes the filter: presence first, then ticks.
+#[inline(always)]
+pub(crate) fn passes_aligned<F: QueryFilter>(
+    filter: &F::State<'_>,
+    entity: Entity,
+    driver: &[Entity],
+    index: usize,
+) -> bool {
+    F::matches_presence_at(filter, entity, driver, index)
+        && (!F::READS_TICKS || F::matches_ticks_at(filter, entity, driver, index))
+}
