@@ -217,7 +217,16 @@ fn a_crafted_document_is_accepted_when_consistent() {
 #[test]
 fn crafted_allocator_states_are_refused() {
     let cases = [
-        (json!([[0, true]]), json!([]), "slot 0 has version 0"),
+        (
+            json!([[0, true]]),
+            json!([]),
+            "slot 0 is alive with version 0",
+        ),
+        (
+            json!([[0, false]]),
+            json!([]),
+            "slot 0 is vacant (version 0, never handed out) but not on the free list",
+        ),
         (json!([[1, true]]), json!([0]), "where entity 0v1 is alive"),
         (
             json!([[1, false]]),

@@ -12,10 +12,29 @@ mod state;
 ///
 /// `version` is the version of the entity that lives here, or, when the slot is
 /// free, of the last entity that lived here (the next occupant gets `version + 1`).
+/// A vacant slot, whose index was reserved but never handed out, has version
+/// 0: its first occupant gets version 1, as a fresh index's does.
 #[derive(Clone, Copy)]
 struct EntitySlot {
-    version: NonZeroU32,
+    version: u32,
     alive: bool,
+}
+
+impl EntitySlot {
+    /// The entity that lives here, or last did.
+    #[inline]
+    fn entity(self, index: u32) -> Entity {
+        Entity::new(
+            index,
+            NonZeroU32::new(self.version).unwrap_or(NonZeroU32::MIN),
+        )
+    }
+
+    /// The version the next occupant gets.
+    #[inline]
+    fn next_version(self) -> NonZeroU32 {
+        NonZeroU32::MIN.saturating_add(self.version)
+    }
 }
 
 /// Hands out entity ids, recycles despawned slots, and answers liveness.
@@ -29,6 +48,8 @@ struct EntitySlot {
 /// - every index in `free` names a dead slot whose version is below `u32::MAX`,
 ///   and appears in `free` at most once;
 /// - a dead slot not in `free` has version `u32::MAX`: it is retired for good;
+/// - a slot has version 0 only while it is vacant: dead, in `free`, its
+///   index never handed out;
 /// - `alive` counts the slots with `alive == true`.
 /// - `reserved` counts ids handed out through a shared borrow
 ///   ([`reserve_one`](Self::reserve_one)) and not yet made alive: the `k`-th
@@ -78,16 +99,17 @@ impl Entities {
         self.alive += 1;
         if let Some(index) = self.free.pop() {
             let slot = &mut self.slots[index as usize];
-            debug_assert!(!slot.alive && slot.version.get() < u32::MAX);
+            debug_assert!(!slot.alive && slot.version < u32::MAX);
             // The free list only holds slots below the top version.
-            slot.version = slot.version.saturating_add(1);
+            let version = slot.next_version();
+            slot.version = version.get();
             slot.alive = true;
-            return Entity::new(index, slot.version);
+            return Entity::new(index, version);
         }
         let index =
             u32::try_from(self.slots.len()).expect("the world has used up all 2^32 entity indices");
         self.slots.push(EntitySlot {
-            version: NonZeroU32::MIN,
+            version: 1,
             alive: true,
         });
         Entity::new(index, NonZeroU32::MIN)
@@ -137,8 +159,7 @@ impl Entities {
         match self.free.len().checked_sub(1 + g as usize) {
             Some(position) => {
                 let index = self.free[position];
-                let version = self.slots[index as usize].version.saturating_add(1);
-                Entity::new(index, version)
+                Entity::new(index, self.slots[index as usize].next_version())
             }
             None => {
                 let beyond = g as usize - self.free.len();
@@ -156,6 +177,68 @@ impl Entities {
         for _ in 0..reserved {
             made(self.alloc_now());
         }
+    }
+
+    /// Makes the reserved ids alive, in the order they were handed out,
+    /// except those numbered in `unused` (ascending): numbers claimed but
+    /// never handed to anyone. Those stay spent on nothing: a free slot stays
+    /// on the free list with its version, and a fresh index below one that
+    /// is used becomes a vacant slot (version 0), on the free list, whose
+    /// first occupant gets version 1. Fresh indices past the last used one
+    /// are not made at all.
+    pub(crate) fn settle_except(&mut self, unused: &[u32], mut made: impl FnMut(Entity)) {
+        debug_assert!(unused.windows(2).all(|pair| pair[0] < pair[1]));
+        let reserved = core::mem::take(self.reserved.get_mut());
+        let is_unused = |g: u32| unused.binary_search(&g).is_ok();
+        let free_len = self.free.len();
+        let from_free = (reserved as usize).min(free_len);
+        // Reservation `g < from_free` is the free list's entry `free_len - 1 - g`.
+        let top = self.free.split_off(free_len - from_free);
+        let fresh_start = self.slots.len();
+        let mut kept_top = Vec::new();
+        for g in 0..reserved {
+            if let Some(position) = (from_free as u32).checked_sub(g + 1) {
+                let index = top[position as usize];
+                if is_unused(g) {
+                    kept_top.push(index);
+                    continue;
+                }
+                let slot = &mut self.slots[index as usize];
+                let version = slot.next_version();
+                *slot = EntitySlot {
+                    version: version.get(),
+                    alive: true,
+                };
+                self.alive += 1;
+                made(Entity::new(index, version));
+            } else if !is_unused(g) {
+                let index = fresh_start + (g as usize - from_free);
+                // Fresh indices skipped so far become vacant slots.
+                self.slots.resize(
+                    index,
+                    EntitySlot {
+                        version: 0,
+                        alive: false,
+                    },
+                );
+                self.slots.push(EntitySlot {
+                    version: 1,
+                    alive: true,
+                });
+                self.alive += 1;
+                made(Entity::new(index as u32, NonZeroU32::MIN));
+            }
+        }
+        // Vacant slots go under the unused free entries, lowest index on top,
+        // so the next allocations take the free list's old top first, in its
+        // old order, then the vacant indices in ascending order.
+        let vacant = (fresh_start..self.slots.len())
+            .filter(|&index| !self.slots[index].alive)
+            .rev()
+            .map(|index| index as u32);
+        self.free.extend(vacant);
+        kept_top.reverse();
+        self.free.extend(kept_top);
     }
 
     /// Reserves room for `additional` more entities.
@@ -199,7 +282,7 @@ impl Entities {
         debug_assert!(count <= self.fresh_room());
         let first = Entity::new(self.slots.len() as u32, NonZeroU32::MIN);
         let slot = EntitySlot {
-            version: NonZeroU32::MIN,
+            version: 1,
             alive: true,
         };
         self.slots.extend(core::iter::repeat_n(slot, count));
@@ -217,7 +300,7 @@ impl Entities {
         let slot = &mut self.slots[entity.index() as usize];
         slot.alive = false;
         self.alive -= 1;
-        if slot.version.get() < u32::MAX {
+        if slot.version < u32::MAX {
             self.free.push(entity.index());
         }
         Ok(())
@@ -229,7 +312,7 @@ impl Entities {
         for (index, slot) in self.slots.iter_mut().enumerate() {
             if slot.alive {
                 slot.alive = false;
-                if slot.version.get() < u32::MAX {
+                if slot.version < u32::MAX {
                     self.free.push(index as u32);
                 }
             }
@@ -241,7 +324,7 @@ impl Entities {
     #[inline]
     pub(crate) fn is_alive(&self, entity: Entity) -> bool {
         match self.slots.get(entity.index() as usize) {
-            Some(slot) => slot.alive && slot.version == entity.version,
+            Some(slot) => slot.alive && slot.version == entity.version(),
             None => false,
         }
     }
@@ -251,7 +334,7 @@ impl Entities {
         let Some(slot) = self.slots.get(entity.index() as usize) else {
             return Liveness::NeverSpawned;
         };
-        match entity.version.cmp(&slot.version) {
+        match entity.version().cmp(&slot.version) {
             core::cmp::Ordering::Less => Liveness::Despawned,
             core::cmp::Ordering::Equal if slot.alive => Liveness::Alive,
             core::cmp::Ordering::Equal => Liveness::Despawned,
@@ -313,8 +396,8 @@ impl Entities {
     #[cfg(test)]
     pub(crate) fn force_version(&mut self, entity: Entity, version: NonZeroU32) -> Entity {
         let slot = &mut self.slots[entity.index() as usize];
-        assert!(slot.alive && slot.version == entity.version);
-        slot.version = version;
+        assert!(slot.alive && slot.version == entity.version());
+        slot.version = version.get();
         Entity::new(entity.index(), version)
     }
 }
@@ -332,7 +415,7 @@ impl Iterator for AliveIter<'_> {
     fn next(&mut self) -> Option<Entity> {
         self.slots
             .find(|(_, slot)| slot.alive)
-            .map(|(index, slot)| Entity::new(index as u32, slot.version))
+            .map(|(index, slot)| slot.entity(index as u32))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -481,6 +564,52 @@ mod tests {
         entities.settle(|e| made.push(e));
         assert_eq!(made, [a, b]);
         entities.settle(|_| panic!("nothing is reserved any more"));
+    }
+
+    /// Five reservations over a free list of three: numbers 1 (a free slot)
+    /// and 3 (a fresh index below a used one) are never handed out. Only
+    /// the others become alive; the free slot keeps its version, the fresh
+    /// index becomes vacant, and both are what the next allocations take.
+    #[test]
+    fn settle_except_spends_nothing_on_unused_reservations() {
+        let mut entities = Entities::default();
+        let ids: Vec<_> = (0..3).map(|_| entities.alloc()).collect();
+        for &e in &ids {
+            entities.free(e).unwrap();
+        }
+        // The free list is [0, 1, 2] with 2 on top: reservations take 2, 1, 0,
+        // then the fresh indices 3 and 4.
+        let reserved: Vec<_> = (0..5).map(|_| entities.reserve_one()).collect();
+        let mut made = Vec::new();
+        entities.settle_except(&[1, 3], |e| made.push(e));
+        assert_eq!(made, [reserved[0], reserved[2], reserved[4]]);
+        assert!(made.iter().all(|&e| entities.is_alive(e)));
+        assert_eq!(entities.len(), 3);
+        assert_eq!(entities.slot_count(), 5, "index 4 is used, so 3 exists");
+        assert_eq!(
+            entities.liveness(reserved[3]),
+            Liveness::NeverSpawned,
+            "a vacant slot names no entity"
+        );
+        assert_eq!(entities.liveness(reserved[1]), Liveness::NeverSpawned);
+        // The unused free slot comes first, with the version it would have
+        // had, then the vacant index with version 1.
+        assert_eq!(entities.alloc(), reserved[1]);
+        assert_eq!(entities.alloc(), reserved[3]);
+        assert_eq!(reserved[3].version(), 1);
+        assert_eq!(entities.alloc(), Entity::new(5, NonZeroU32::MIN));
+    }
+
+    #[test]
+    fn settle_except_makes_no_slot_past_the_last_used_fresh_index() {
+        let mut entities = Entities::default();
+        let reserved: Vec<_> = (0..4).map(|_| entities.reserve_one()).collect();
+        let mut made = Vec::new();
+        entities.settle_except(&[2, 3], |e| made.push(e));
+        assert_eq!(made, reserved[..2]);
+        assert_eq!(entities.slot_count(), 2);
+        assert_eq!(entities.free_count(), 0);
+        assert_eq!(entities.alloc(), reserved[2]);
     }
 
     #[test]

@@ -4,7 +4,6 @@
 use core::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::entity::Entity;
 use crate::error::Error;
 #[cfg(feature = "parallel")]
 use crate::system::SystemAccess;
@@ -12,7 +11,7 @@ use crate::system::SystemWorld;
 use crate::util::PanicPayload;
 #[cfg(feature = "parallel")]
 use crate::view::WorldView;
-use crate::world::{ReservationLane, World};
+use crate::world::{LaneLayout, ReservationLane, World};
 
 use super::order::Plan;
 use super::stats::ticks;
@@ -45,7 +44,7 @@ pub(crate) struct Outcome {
 type RunResult = Result<Result<(), Error>, PanicPayload>;
 
 /// The commands of a stage not applied yet: the batches run since the last
-/// sync point, and the reservation numbers no spawn used.
+/// sync point, and the reservation numbers no spawn used (ascending).
 struct Pending {
     batches: Range<usize>,
     holes: Vec<u32>,
@@ -127,10 +126,31 @@ fn run_batch(
     pending: &mut Pending,
     outcome: &mut Outcome,
 ) -> Option<PanicPayload> {
-    let base = world.reserved_count();
-    let stride = batch.len() as u32;
-    for (index, &i) in batch.iter().enumerate() {
-        systems[i].lane = ReservationLane::new(base, index as u32, stride);
+    // Only systems with `Commands` number spawns; the others take no part.
+    // Each gets a block as long as its spawns in its last run.
+    let reserves = |slot: &SystemSlot| slot.system.access().reserves_ids();
+    let mut layout = LaneLayout {
+        base: world.reserved_count(),
+        blocks: 0,
+        stride: 0,
+    };
+    for &i in batch {
+        if reserves(&systems[i]) {
+            layout.stride += 1;
+            layout.blocks += systems[i].lane.used();
+        }
+    }
+    let (mut index, mut offset) = (0, 0);
+    for &i in batch {
+        let slot = &mut systems[i];
+        slot.lane = if reserves(slot) {
+            let cap = slot.lane.used();
+            let lane = ReservationLane::new(layout, index, offset, cap);
+            (index, offset) = (index + 1, offset + cap);
+            lane
+        } else {
+            ReservationLane::default()
+        };
     }
     let world_ref: &World = world;
     let mut first_panic = None;
@@ -157,21 +177,30 @@ fn run_batch(
             }
         }
     }
-    // Every lane claims as many numbers as the busiest one used; the rest
-    // are holes, made alive with the others and despawned at the next sync.
+    // Every lane claims its block and as many overflow rows as the busiest
+    // one used; what a lane did not use of them are holes, which the next
+    // sync leaves unspent.
     let rows = batch
         .iter()
-        .map(|&i| systems[i].lane.used())
+        .map(|&i| systems[i].lane.overflow_rows())
         .max()
         .unwrap_or(0);
-    if rows > 0 {
-        for &i in batch {
-            let lane = &mut systems[i].lane;
-            let used = lane.used();
-            pending.holes.extend((used..rows).map(|n| lane.number(n)));
+    let first_hole = pending.holes.len();
+    for &i in batch {
+        if !reserves(&systems[i]) {
+            continue;
         }
-        world.claim_reserved(base + rows * stride);
+        let lane = &mut systems[i].lane;
+        let used = lane.used();
+        let claimed = lane.cap() + rows;
+        pending
+            .holes
+            .extend((used..claimed).map(|n| lane.number(n)));
     }
+    // Later batches number from past this one, so only this batch's share
+    // needs sorting.
+    pending.holes[first_hole..].sort_unstable();
+    world.claim_reserved(layout.base + layout.blocks + rows * layout.stride);
     first_panic
 }
 
@@ -320,8 +349,8 @@ fn note(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPay
     }
 }
 
-/// Makes the stage's reserved ids alive, despawns the holes, and applies
-/// the buffers of every system that ran since the last sync, in plan order.
+/// Makes the stage's reserved ids alive but the holes, and applies the
+/// buffers of every system that ran since the last sync, in plan order.
 fn apply(
     systems: &mut [SystemSlot],
     plan: &Plan,
@@ -330,14 +359,8 @@ fn apply(
     errors: &mut Vec<CommandError>,
     removals: &mut Vec<(String, String)>,
 ) {
-    if !pending.holes.is_empty() {
-        let made = settle(world);
-        for &hole in &pending.holes {
-            // Holes are alive and hold nothing; despawning them cannot fail.
-            let _ = world.despawn(made[hole as usize]);
-        }
-        pending.holes.clear();
-    }
+    world.settle_reserved_except(&pending.holes, |_| {});
+    pending.holes.clear();
     let mut asked = Vec::new();
     for (applied_before, i) in pending.in_order(plan).enumerate() {
         let SystemSlot { name, system, .. } = &mut systems[i];
@@ -382,17 +405,12 @@ fn discard_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pendin
 /// names an entity nobody spawned is left behind.
 fn drop_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, world: &mut World) {
     discard_pending(systems, plan, pending, 0);
-    for entity in settle(world) {
+    let mut made = Vec::new();
+    world.settle_reserved_except(&pending.holes, |entity| made.push(entity));
+    pending.holes.clear();
+    for entity in made {
         let _ = world.despawn(entity);
     }
-    pending.holes.clear();
-}
-
-/// Makes every reserved id alive and returns them in reservation order.
-fn settle(world: &mut World) -> Vec<Entity> {
-    let mut made = Vec::new();
-    world.settle_reserved_with(|entity| made.push(entity));
-    made
 }
 
 #[cfg(test)]
@@ -400,7 +418,7 @@ mod tests {
     use crate::change::RunTicks;
     use crate::prelude::*;
     use crate::system::{AnySystem, IntoSystem, SystemWorld};
-    use crate::world::ReservationLane;
+    use crate::world::{LaneLayout, ReservationLane};
 
     #[derive(Component)]
     struct Health(u64);
@@ -418,12 +436,15 @@ mod tests {
                 assert!(a.access().conflict_with(b.access()).is_none());
             }
         }
-        let base = world.reserved_count();
-        let stride = systems.len() as u32;
+        let layout = LaneLayout {
+            base: world.reserved_count(),
+            blocks: 0,
+            stride: systems.len() as u32,
+        };
         let mut jobs: Vec<_> = systems
             .into_iter()
             .zip(0..)
-            .map(|(system, index)| (system, ReservationLane::new(base, index, stride)))
+            .map(|(system, index)| (system, ReservationLane::new(layout, index, 0, 0)))
             .collect();
         let shared: &World = world;
         std::thread::scope(|scope| {

@@ -79,6 +79,9 @@ pub struct SystemAccess {
     /// The `&World` param, if any: it reads every component and resource.
     world_reader: Option<&'static str>,
     exclusive: bool,
+    /// Whether a param reserves entity ids while the system runs
+    /// (`Commands`): only such systems get a reservation lane in a batch.
+    reserves_ids: bool,
     /// The first clash between two params: (first, second, type name).
     clash: Option<(&'static str, &'static str, &'static str)>,
 }
@@ -298,6 +301,29 @@ impl SystemAccess {
     /// ```
     pub fn is_exclusive(&self) -> bool {
         self.exclusive
+    }
+
+    /// Marks the system as one that reserves entity ids while it runs.
+    pub(crate) fn set_reserves_ids(&mut self) {
+        self.reserves_ids = true;
+    }
+
+    /// Whether the system reserves entity ids while it runs: it has
+    /// [`Commands`](crate::prelude::Commands), whose `spawn` hands out an id
+    /// at once. The schedule numbers such systems' spawns apart within a
+    /// batch, so every thread count gives the same ids; other systems take
+    /// no part in it.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// use ecs_core::system::{SystemAccess, SystemParam};
+    ///
+    /// let mut spawner = SystemAccess::new();
+    /// <Commands>::init(&mut spawner);
+    /// assert!(spawner.reserves_ids() && !SystemAccess::new().reserves_ids());
+    /// ```
+    pub fn reserves_ids(&self) -> bool {
+        self.reserves_ids
     }
 
     /// The first clash between two params of this system: (first param,

@@ -218,7 +218,8 @@ unsafe impl SystemParam for Commands<'_> {
     type State = CommandQueue;
     type Item<'w> = Commands<'w>;
 
-    fn init(_: &mut SystemAccess) -> CommandQueue {
+    fn init(access: &mut SystemAccess) -> CommandQueue {
+        access.set_reserves_ids();
         CommandQueue::default()
     }
 

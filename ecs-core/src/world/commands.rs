@@ -151,26 +151,49 @@ pub struct Commands<'w> {
     lane: Option<&'w ReservationLane>,
 }
 
-/// The reservation numbers one system's spawns use during one run:
-/// `base + index + stride * n` for its `n`-th spawn, where `index` is the
-/// system's place in its batch and `stride` the batch's size. The ids a
-/// system gets therefore depend on the schedule alone, never on which
-/// thread reserved first, so a parallel run spawns the same ids as a
-/// single-threaded one.
+/// The reservation numbers one system's spawns use during one run.
+///
+/// Each system of a batch that has `Commands` gets a block of numbers of its
+/// own, as long as its spawns in its last run (`block..block + cap`), and
+/// past every block the batch's overflow rows, striped across those systems:
+/// the system at `index` of `stride` takes `overflow + index + stride * k`
+/// for its `k`-th spawn past its block. The numbers a system gets therefore
+/// depend on the schedule and on earlier frames alone, never on which thread
+/// reserved first, so a parallel run spawns the same ids as a
+/// single-threaded one; and a system that spawns as many as last time uses
+/// its block exactly, leaving no number unused. A system without `Commands`
+/// gets the default lane, which numbers nothing.
 #[derive(Debug, Default)]
 pub(crate) struct ReservationLane {
-    base: u32,
+    block: u32,
+    cap: u32,
+    overflow: u32,
     index: u32,
     stride: u32,
     used: core::sync::atomic::AtomicU32,
 }
 
+/// Where the lanes of one batch take their numbers from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneLayout {
+    /// The first number of the batch.
+    pub(crate) base: u32,
+    /// The sum of the lanes' blocks: the overflow rows start past them.
+    pub(crate) blocks: u32,
+    /// How many lanes share the overflow rows.
+    pub(crate) stride: u32,
+}
+
 impl ReservationLane {
-    pub(crate) fn new(base: u32, index: u32, stride: u32) -> Self {
+    /// The lane at `index` of `layout`, whose block starts `offset` past
+    /// the batch's first number and holds `cap` numbers.
+    pub(crate) fn new(layout: LaneLayout, index: u32, offset: u32, cap: u32) -> Self {
         Self {
-            base,
+            block: layout.base + offset,
+            cap,
+            overflow: layout.base + layout.blocks,
             index,
-            stride,
+            stride: layout.stride,
             used: core::sync::atomic::AtomicU32::new(0),
         }
     }
@@ -180,10 +203,29 @@ impl ReservationLane {
         *self.used.get_mut()
     }
 
+    /// How many numbers the lane's block holds.
+    pub(crate) fn cap(&self) -> u32 {
+        self.cap
+    }
+
+    /// How many overflow rows the run used (spawns past the block).
+    pub(crate) fn overflow_rows(&mut self) -> u32 {
+        self.used().saturating_sub(self.cap)
+    }
+
     /// The reservation number of the lane's `n`-th spawn.
     pub(crate) fn number(&self, n: u32) -> u32 {
-        n.checked_mul(self.stride)
-            .and_then(|offset| offset.checked_add(self.base + self.index))
+        assert!(
+            self.stride > 0,
+            "a system without a `Commands` param reserved an entity id: its batch numbered \
+             no spawns for it"
+        );
+        if n < self.cap {
+            return self.block + n;
+        }
+        (n - self.cap)
+            .checked_mul(self.stride)
+            .and_then(|offset| offset.checked_add(self.overflow + self.index))
             .expect("the world has used up all 2^32 entity indices")
     }
 
@@ -485,14 +527,17 @@ impl World {
         failed
     }
 
-    /// Makes every id reserved by [`Commands::spawn`] alive, with no
+    /// Makes the ids reserved by [`Commands::spawn`] alive, with no
     /// components yet, so that commands naming them apply; `made` gets each,
-    /// in reservation-number order.
-    pub(crate) fn settle_reserved_with(&mut self, made: impl FnMut(Entity)) {
-        self.data.entities.settle(made);
+    /// in reservation-number order. The numbers in `unused` (ascending),
+    /// which nobody was given, spend no slot and no version (see
+    /// `Entities::settle_except`).
+    pub(crate) fn settle_reserved_except(&mut self, unused: &[u32], made: impl FnMut(Entity)) {
+        self.data.entities.settle_except(unused, made);
     }
 
-    /// As [`settle_reserved_with`](Self::settle_reserved_with), ignoring the ids.
+    /// Makes every id reserved by [`Commands::spawn`] alive, with no
+    /// components yet, so that commands naming them apply.
     pub(crate) fn settle_reserved(&mut self) {
         self.data.entities.settle(|_| {});
     }

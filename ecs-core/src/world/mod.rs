@@ -30,8 +30,8 @@ use crate::error::Error;
 use crate::event::EventRegistry;
 use crate::view::{Exclusive, WorldData, WorldView};
 
-pub(crate) use commands::ReservationLane;
 pub use commands::{CommandQueue, Commands};
+pub(crate) use commands::{LaneLayout, ReservationLane};
 pub use entity_ref::{EntityMut, EntityRef};
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};

@@ -2,7 +2,6 @@
 //! rebuilt from untrusted input only after every invariant is checked.
 
 use core::fmt;
-use core::num::NonZeroU32;
 use core::sync::atomic::AtomicU32;
 
 use super::{Entities, EntitySlot};
@@ -12,7 +11,8 @@ use crate::entity::Entity;
 /// [`Entities`], so a world built on it could hand out one id twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AllocatorError {
-    /// A slot's version is 0, which no entity has.
+    /// A live slot's version is 0, which no entity has (only a vacant slot,
+    /// whose index was never handed out, has version 0).
     ZeroVersion { index: u32 },
     /// More slots than 32-bit indices can name.
     TooManySlots { slots: usize },
@@ -28,13 +28,19 @@ pub(crate) enum AllocatorError {
     /// A dead slot below the top version is not on the free list: it would
     /// never be reused, though it is not retired.
     DeadNotFree { entity: Entity },
+    /// A vacant slot (version 0: its index never handed out) is not on the
+    /// free list, where every vacant slot waits for its first occupant.
+    VacantNotFree { index: u32 },
 }
 
 impl fmt::Display for AllocatorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             AllocatorError::ZeroVersion { index } => {
-                write!(f, "slot {index} has version 0, which no entity has")
+                write!(
+                    f,
+                    "slot {index} is alive with version 0, which no entity has"
+                )
             }
             AllocatorError::TooManySlots { slots } => {
                 write!(f, "{slots} slots are more than 2^32 entity indices")
@@ -57,6 +63,10 @@ impl fmt::Display for AllocatorError {
                 f,
                 "the free list names slot {index}, which is retired (its version is the last one)"
             ),
+            AllocatorError::VacantNotFree { index } => write!(
+                f,
+                "slot {index} is vacant (version 0, never handed out) but not on the free list"
+            ),
             AllocatorError::DeadNotFree { entity } => write!(
                 f,
                 "slot {} (last entity {entity:?}) is dead but neither on the free list nor retired",
@@ -71,9 +81,7 @@ impl Entities {
     /// made alive are left out: they are handed out next by a world restored
     /// from this state, as by this one.
     pub(crate) fn slot_states(&self) -> impl ExactSizeIterator<Item = (u32, bool)> + '_ {
-        self.slots
-            .iter()
-            .map(|slot| (slot.version.get(), slot.alive))
+        self.slots.iter().map(|slot| (slot.version, slot.alive))
     }
 
     /// The free list, bottom first: the last entry is reused first.
@@ -92,7 +100,9 @@ impl Entities {
         let mut alive = 0;
         for (index, &(version, is_alive)) in slots.iter().enumerate() {
             let index = index as u32;
-            let version = NonZeroU32::new(version).ok_or(AllocatorError::ZeroVersion { index })?;
+            if version == 0 && is_alive {
+                return Err(AllocatorError::ZeroVersion { index });
+            }
             alive += usize::from(is_alive);
             table.push(EntitySlot {
                 version,
@@ -111,10 +121,10 @@ impl Entities {
             };
             if slot.alive {
                 return Err(AllocatorError::FreeIsAlive {
-                    entity: Entity::new(index, slot.version),
+                    entity: slot.entity(index),
                 });
             }
-            if slot.version.get() == u32::MAX {
+            if slot.version == u32::MAX {
                 return Err(AllocatorError::FreeIsRetired { index });
             }
             if core::mem::replace(&mut on_free_list[index as usize], true) {
@@ -122,9 +132,15 @@ impl Entities {
             }
         }
         for (index, slot) in table.iter().enumerate() {
-            if !slot.alive && slot.version.get() < u32::MAX && !on_free_list[index] {
-                return Err(AllocatorError::DeadNotFree {
-                    entity: Entity::new(index as u32, slot.version),
+            if !slot.alive && slot.version < u32::MAX && !on_free_list[index] {
+                return Err(if slot.version == 0 {
+                    AllocatorError::VacantNotFree {
+                        index: index as u32,
+                    }
+                } else {
+                    AllocatorError::DeadNotFree {
+                        entity: slot.entity(index as u32),
+                    }
                 });
             }
         }
@@ -139,6 +155,8 @@ impl Entities {
 
 #[cfg(test)]
 mod tests {
+    use core::num::NonZeroU32;
+
     use super::*;
 
     fn export(entities: &Entities) -> (Vec<(u32, bool)>, Vec<u32>) {
@@ -172,6 +190,26 @@ mod tests {
         assert_eq!(slots, [(1, true)]);
         let mut restored = Entities::import(&slots, free).unwrap();
         assert_eq!(restored.alloc(), reserved);
+    }
+
+    /// A vacant slot (an index reserved but never handed out) is saved as
+    /// version 0 and restored as vacant: its first occupant is version 1 on
+    /// both sides.
+    #[test]
+    fn a_vacant_slot_round_trips() {
+        let mut original = Entities::default();
+        let ids: Vec<_> = (0..3).map(|_| original.reserve_one()).collect();
+        original.settle_except(&[1], |_| {});
+        let (slots, free) = export(&original);
+        assert_eq!(slots, [(1, true), (0, false), (1, true)]);
+        let mut restored = Entities::import(&slots, free).unwrap();
+        assert_eq!(restored.alloc(), ids[1]);
+        assert_eq!(original.alloc(), ids[1]);
+        assert_eq!(
+            Entities::import(&[(0, false)], vec![]).err(),
+            Some(AllocatorError::VacantNotFree { index: 0 }),
+            "a vacant slot must be on the free list"
+        );
     }
 
     /// Slots, a free list, and why they are refused.
