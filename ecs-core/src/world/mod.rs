@@ -28,6 +28,7 @@ use crate::component::{Component, ComponentInfo};
 use crate::entity::{DeadEntity, Entities, Entity, Liveness};
 use crate::error::Error;
 use crate::event::EventRegistry;
+use crate::util::DeferredPanic;
 use crate::view::{Exclusive, WorldData, WorldView};
 
 pub(crate) use commands::ReservationLane;
@@ -609,6 +610,26 @@ fn lookup_error_of<T: Component>(entity: Entity, liveness: Liveness) -> Error {
             despawned: dead == Liveness::Despawned,
         }
         .into(),
+    }
+}
+
+impl Drop for World {
+    /// Drops every value the world owns (components, then resources, pending
+    /// commands and observers with their state) even past panicking `Drop`s,
+    /// then resumes the first panic once: left to the fields' own drop glue,
+    /// a second panicking value would be dropped while the first unwinds,
+    /// which aborts the process.
+    fn drop(&mut self) {
+        let mut panics = DeferredPanic::default();
+        let storages = core::mem::take(&mut self.data.storages);
+        panics.run(|| drop(storages));
+        let resources = core::mem::take(&mut self.data.resources);
+        panics.run(|| drop(resources));
+        let commands = core::mem::take(&mut self.commands);
+        panics.run(|| drop(commands));
+        let observers = core::mem::take(&mut self.observers);
+        panics.run(|| drop(observers));
+        panics.resume();
     }
 }
 
