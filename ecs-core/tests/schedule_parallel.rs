@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use ecs_core::change::Tick;
 use ecs_core::prelude::*;
 use ecs_testkit::ledger::{Ledger, Token};
 
@@ -488,4 +489,75 @@ fn a_panicking_system_leaves_the_world_consistent_and_the_schedule_usable() {
     drop(world);
     assert_eq!(ledger.live(), 0);
     ledger.assert_no_errors();
+}
+
+/// What `mark_target` marks.
+struct Target(Entity);
+
+/// A mark, naming the run that made it.
+#[derive(Component, Debug, PartialEq)]
+struct Marked(&'static str);
+
+/// A system takes its change tick as it starts; at the counter's limit that panics. Taken
+/// outside the system's own panic guard, the panic used to leave the commands of the systems
+/// that ran before it in their buffers, and the next run, on another world, applied them there:
+/// to an unrelated entity under the same id. Every run that panics must discard its commands, in
+/// a batch run inline and in one run on the pool.
+#[test]
+fn a_panic_taking_the_change_tick_discards_the_runs_commands() {
+    fn mark_target(target: Res<Target>, mut commands: Commands, source: Res<Source>) {
+        commands.insert(target.0, Marked("mark_target"));
+        commands.spawn(Tracked(source.0.token()));
+    }
+    fn reader(_: Query<&C<0>>) {}
+    struct Source(Ledger);
+    for threshold in [usize::MAX, 0] {
+        let ledger = Ledger::default();
+        let mut schedule = Schedule::new();
+        schedule.set_parallel_threshold(threshold);
+        schedule.add_system(Stage::Update, mark_target).unwrap();
+        schedule.add_system(Stage::Update, reader).unwrap();
+
+        let mut first = World::new();
+        let first_target = first.spawn(C::<0>(0));
+        first.insert_resource(Target(first_target));
+        first.insert_resource(Source(ledger.clone()));
+        // Room for one system's tick: the second system's panics.
+        first.set_change_tick(Tick::new(u64::MAX - 1));
+        let caught =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| schedule.run(&mut first)));
+        let payload = caught.expect_err("the second tick is past the limit");
+        let message = ecs_testkit::ledger::panic_message(&*payload);
+        assert!(message.contains("cannot advance"), "{message}");
+        assert_eq!(first.len(), 1, "the reserved id is despawned");
+        assert!(!first.contains::<Marked>(first_target));
+        assert_eq!(ledger.live(), 0, "the discarded spawn dropped its value");
+
+        // Another world, whose entity under the first world's target id is not its target.
+        let mut second = World::new();
+        let bystander = second.spawn(C::<0>(1));
+        assert_eq!(bystander, first_target, "the same id in both worlds");
+        let second_target = second.spawn(C::<0>(2));
+        second.insert_resource(Target(second_target));
+        second.insert_resource(Source(ledger.clone()));
+        schedule.run(&mut second).unwrap();
+        assert!(schedule.command_errors().is_empty());
+        assert_eq!(
+            second.get::<Marked>(bystander).ok(),
+            None,
+            "threshold {threshold}"
+        );
+        assert_eq!(
+            second.get::<Marked>(second_target),
+            Ok(&Marked("mark_target"))
+        );
+        assert_eq!(
+            second.query::<&Tracked>().iter().count(),
+            1,
+            "one spawn, this run's"
+        );
+        drop(second);
+        drop(first);
+        ledger.assert_all_dropped();
+    }
 }
