@@ -561,3 +561,94 @@ fn a_panic_taking_the_change_tick_discards_the_runs_commands() {
         ledger.assert_all_dropped();
     }
 }
+
+/// The ids systems' spawns got, by the name of their value.
+#[derive(Default)]
+struct Spawned(std::sync::Mutex<Vec<(&'static str, Entity)>>);
+
+impl Spawned {
+    fn id(&self, name: &str) -> Entity {
+        let ids = self.0.lock().unwrap();
+        ids.iter().find(|(n, _)| *n == name).expect("spawned").1
+    }
+}
+
+/// A command that panics at the end of a stage: the commands before it applied and stay, and
+/// every spawn that did not apply (the rest of its buffer, and the buffers of the systems after
+/// it) leaves no entity behind, alive and empty, as a panicking system leaves none.
+#[test]
+fn a_panicking_command_leaves_no_entity_of_a_spawn_that_did_not_apply() {
+    struct Source(Ledger);
+    #[derive(Component)]
+    struct Named(
+        &'static str,
+        #[allow(dead_code, reason = "held for its drop only")] Token,
+    );
+    fn spawn(commands: &mut Commands, source: &Source, spawned: &Spawned, name: &'static str) {
+        let e = commands.spawn(Named(name, source.0.token()));
+        spawned.0.lock().unwrap().push((name, e));
+    }
+    fn first(
+        mut commands: Commands,
+        source: Res<Source>,
+        spawned: Res<Spawned>,
+        explode: Res<Explode>,
+    ) {
+        spawn(&mut commands, &source, &spawned, "before");
+        if explode.0 {
+            commands.add(|_| panic!("command boom"));
+        }
+        spawn(&mut commands, &source, &spawned, "after");
+    }
+    fn second(mut commands: Commands, source: Res<Source>, spawned: Res<Spawned>) {
+        spawn(&mut commands, &source, &spawned, "later system");
+    }
+    for threshold in [usize::MAX, 0] {
+        let ledger = Ledger::default();
+        let mut world = World::new();
+        world.insert_resource(Source(ledger.clone()));
+        world.insert_resource(Spawned::default());
+        world.insert_resource(Explode(true));
+        world.spawn_batch((0..3u64).map(C::<0>));
+        let mut schedule = Schedule::new();
+        schedule.set_parallel_threshold(threshold);
+        schedule.add_system(Stage::Update, first).unwrap();
+        schedule.add_system(Stage::Update, second).unwrap();
+
+        let caught =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| schedule.run(&mut world)));
+        let payload = caught.expect_err("the command panics");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"command boom"));
+        let spawned = world.resource::<Spawned>().unwrap();
+        let (before, after, later) = (
+            spawned.id("before"),
+            spawned.id("after"),
+            spawned.id("later system"),
+        );
+        assert_eq!(
+            world.len(),
+            4,
+            "threshold {threshold}: three, and the spawn that applied"
+        );
+        assert_eq!(world.get::<Named>(before).map(|n| n.0), Ok("before"));
+        for unapplied in [after, later] {
+            assert!(
+                !world.is_alive(unapplied),
+                "threshold {threshold}: {unapplied:?}"
+            );
+        }
+        assert_eq!(
+            ledger.live(),
+            1,
+            "the spawns that did not apply dropped their values"
+        );
+        ledger.assert_no_errors();
+
+        world.resource_mut::<Explode>().unwrap().0 = false;
+        schedule.run(&mut world).unwrap();
+        assert_eq!(world.len(), 7);
+        assert_eq!(world.query::<&Named>().iter().count(), 4);
+        drop(world);
+        ledger.assert_all_dropped();
+    }
+}

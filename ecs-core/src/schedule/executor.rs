@@ -369,14 +369,13 @@ fn apply(
     errors: &mut Vec<CommandError>,
     removals: &mut Vec<(String, String)>,
 ) {
-    if !pending.holes.is_empty() {
-        let made = settle(world);
-        for &hole in &pending.holes {
-            // Holes are alive and hold nothing; despawning them cannot fail.
-            let _ = world.despawn(made[hole as usize]);
-        }
-        pending.holes.clear();
+    // Every id reserved since the last sync point, by reservation number.
+    let made = settle(world);
+    for &hole in &pending.holes {
+        // Holes are alive and hold nothing; despawning them cannot fail.
+        let _ = world.despawn(made[hole as usize]);
     }
+    pending.holes.clear();
     let mut asked = Vec::new();
     for (applied_before, i) in pending.in_order(plan).enumerate() {
         let SystemSlot { name, system, .. } = &mut systems[i];
@@ -396,7 +395,18 @@ fn apply(
             // A command panicked. The buffers not applied yet (this one's
             // rest included) name ids reserved in this world for this frame:
             // kept, they would apply next frame to whatever entities hold
-            // those ids then, in whatever world the schedule runs on.
+            // those ids then, in whatever world the schedule runs on. The
+            // ids the later systems' spawns reserved are alive and hold
+            // nothing: despawned, as a panicking system's are. (This
+            // system's buffer despawned its own on the way out.)
+            for later in pending.in_order(plan).skip(applied_before + 1) {
+                let lane = &mut systems[later].lane;
+                for n in 0..lane.used() {
+                    let _ = panic::catch_unwind(AssertUnwindSafe(|| {
+                        let _ = world.despawn(made[lane.number(n) as usize]);
+                    }));
+                }
+            }
             discard_pending(systems, plan, pending, applied_before);
             panic::resume_unwind(payload);
         }
