@@ -196,7 +196,12 @@ const PATHS: &[(&str, Path, (u32, u32, u32))] = &[
     ),
     (
         "EntityMut::insert_bundle",
-        |w, _, bare| w.entity_mut(bare).unwrap().insert_bundle((Health(2),)),
+        |w, _, bare| {
+            w.entity_mut(bare)
+                .unwrap()
+                .insert_bundle((Health(2),))
+                .unwrap();
+        },
         (1, 1, 0),
     ),
     (
@@ -208,7 +213,7 @@ const PATHS: &[(&str, Path, (u32, u32, u32))] = &[
     ),
     (
         "EntityMut::despawn",
-        |w, held, _| w.entity_mut(held).unwrap().despawn(),
+        |w, held, _| w.entity_mut(held).unwrap().despawn().unwrap(),
         (0, 0, 1),
     ),
     (
@@ -796,4 +801,64 @@ fn an_observer_command_may_replace_the_world() {
     let f = world.spawn(Marker(1));
     assert!(world.contains::<Trigger>(f));
     assert_eq!(world.get::<Marker>(f), Ok(&Marker(2)));
+}
+
+/// An `EntityMut` whose own `insert` ran an observer that despawned its entity: every later call
+/// answers with the error naming the entity and changes nothing; none panics.
+#[test]
+fn entity_mut_after_an_observer_despawned_its_entity_answers_with_an_error() {
+    let mut world = World::new();
+    world.observe(|trigger: OnAdd<Burning>, mut commands: Commands| {
+        commands.despawn(trigger.entity());
+    });
+    let e = world.spawn(Health(1));
+    let bystander = world.spawn(Health(7));
+    let mut handle = world.entity_mut(e).unwrap();
+    assert_eq!(handle.insert(Burning).map(|old| old.is_none()), Ok(true));
+    let gone = Error::Despawned { entity: e };
+    assert_eq!(handle.insert(Health(2)), Err(gone.clone()));
+    assert_eq!(handle.insert_bundle((Health(3), Enemy)), Err(gone.clone()));
+    assert_eq!(handle.get::<Health>(), Err(gone.clone()));
+    assert_eq!(handle.get_mut::<Health>().map(|h| h.0), Err(gone.clone()));
+    assert!(!handle.contains::<Health>());
+    assert_eq!(handle.remove::<Health>(), Err(gone.clone()));
+    assert_eq!(handle.components().err(), Some(gone.clone()));
+    assert_eq!(handle.as_ref().err(), Some(gone.clone()));
+    assert_eq!(handle.despawn(), Err(gone));
+    assert_eq!(world.len(), 1);
+    assert_eq!(world.get::<Health>(bystander), Ok(&Health(7)));
+}
+
+/// An `EntityMut` whose own `insert` ran an observer that replaced the whole world: the world
+/// behind the handle is not its entity's, so every call answers with the error naming the
+/// entity, even where the new world holds an entity under the same id, which stays untouched.
+#[test]
+fn entity_mut_after_an_observer_replaced_the_world_answers_with_an_error() {
+    let mut world = World::new();
+    world.observe(|_: OnAdd<Burning>, mut commands: Commands| {
+        commands.add(|world: &mut World| {
+            let mut other = World::new();
+            other.spawn(Health(99));
+            *world = other;
+        });
+    });
+    let e = world.spawn(Health(1));
+    let mut handle = world.entity_mut(e).unwrap();
+    assert_eq!(handle.insert(Burning).map(|old| old.is_none()), Ok(true));
+    let foreign = Error::NeverSpawned { entity: e };
+    assert_eq!(handle.get::<Health>(), Err(foreign.clone()));
+    assert_eq!(
+        handle.get_mut::<Health>().map(|h| h.0),
+        Err(foreign.clone())
+    );
+    assert!(!handle.contains::<Health>());
+    assert_eq!(handle.insert(Health(2)), Err(foreign.clone()));
+    assert_eq!(handle.insert_bundle((Enemy,)), Err(foreign.clone()));
+    assert_eq!(handle.remove::<Health>(), Err(foreign.clone()));
+    assert_eq!(handle.components().err(), Some(foreign.clone()));
+    assert_eq!(handle.as_ref().err(), Some(foreign.clone()));
+    assert_eq!(handle.despawn(), Err(foreign));
+    assert_eq!(world.len(), 1, "the new world's entity is still there");
+    assert_eq!(world.get::<Health>(e), Ok(&Health(99)));
+    assert!(!world.contains::<Enemy>(e));
 }

@@ -753,7 +753,7 @@ fn panic_in_drop_during_despawn() {
             .expect("had A");
         drop(old);
         let result = catch_unwind(AssertUnwindSafe(|| {
-            world.entity_mut(victim).expect("alive").despawn();
+            let _ = world.entity_mut(victim).expect("alive").despawn();
         }));
         assert_panicked(result, "intentional panic in Drop");
         model.despawn(victim);
@@ -833,7 +833,7 @@ fn panic_in_drop_during_an_overwrite() {
         let replacement = ledger.token();
         let replacement_id = replacement.id;
         let result = catch_unwind(AssertUnwindSafe(|| {
-            world.entity_mut(f).expect("alive").insert_bundle((
+            let _ = world.entity_mut(f).expect("alive").insert_bundle((
                 N(8),
                 A(replacement),
                 B(ledger.token()),

@@ -447,9 +447,9 @@ impl World {
     /// let mut world = World::new();
     /// let e = world.spawn(());
     /// let mut handle = world.entity_mut(e)?;
-    /// handle.insert(Health(3));
+    /// handle.insert(Health(3))?;
     /// handle.get_mut::<Health>()?.0 += 1;
-    /// handle.despawn();
+    /// handle.despawn()?;
     /// assert!(!world.is_alive(e));
     /// # Ok::<(), Error>(())
     /// ```
