@@ -862,3 +862,39 @@ fn entity_mut_after_an_observer_replaced_the_world_answers_with_an_error() {
     assert_eq!(world.get::<Health>(e), Ok(&Health(99)));
     assert!(!world.contains::<Enemy>(e));
 }
+
+/// What an `OnRemove<Health>` observer leaves where a `Health` was.
+#[derive(Component, Debug, PartialEq)]
+struct Corpse(Entity);
+
+/// An `OnRemove` observer that spawns through its commands: its spawn is applied after `clear`
+/// as after `despawn`, an entity of its own that the clear does not take with the rest.
+#[test]
+fn clear_keeps_the_spawns_of_its_on_remove_observers_as_despawn_does() {
+    let mut world = World::new();
+    world.observe(|trigger: OnRemove<Health>, mut commands: Commands| {
+        commands.spawn(Corpse(trigger.entity()));
+    });
+    let a = world.spawn(Health(1));
+    world.despawn(a).unwrap();
+    let corpses = |world: &mut World| {
+        let mut of: Vec<Entity> = world.query::<&Corpse>().iter().map(|c| c.0).collect();
+        of.sort_unstable();
+        of
+    };
+    assert_eq!(corpses(&mut world), [a]);
+    assert!(world.take_observer_errors().is_empty());
+
+    let pending = world.commands().spawn(Health(5));
+    let (b, c) = (world.spawn(Health(2)), world.spawn((Health(3), Enemy)));
+    world.clear();
+    assert_eq!(world.take_observer_errors(), []);
+    assert_eq!(corpses(&mut world), [b, c], "one corpse per Health cleared");
+    assert_eq!(world.len(), 2, "only the corpses are alive");
+    assert!(![a, b, c, pending].iter().any(|&e| world.is_alive(e)));
+    assert_eq!(
+        world.flush(),
+        [Error::Despawned { entity: pending }],
+        "a spawn recorded before the clear is cleared with the rest"
+    );
+}

@@ -223,18 +223,25 @@ impl Entities {
         Ok(())
     }
 
-    /// Frees every live slot, so that every handle handed out so far becomes stale.
+    /// Frees every live slot, so that every handle handed out so far becomes
+    /// stale, except the ids reserved and not settled yet: they become alive
+    /// and stay so, for the commands that reserved them (the spawns of the
+    /// `OnRemove` observers of a clear) apply after it.
     pub(crate) fn free_all(&mut self) {
-        self.settle(|_| {});
+        // Settled first: a reserved id is the one `alloc` would hand out
+        // now, which freeing would change.
+        let mut kept = Vec::new();
+        self.settle(|entity| kept.push(entity.index()));
+        kept.sort_unstable();
         for (index, slot) in self.slots.iter_mut().enumerate() {
-            if slot.alive {
+            if slot.alive && kept.binary_search(&(index as u32)).is_err() {
                 slot.alive = false;
                 if slot.version.get() < u32::MAX {
                     self.free.push(index as u32);
                 }
             }
         }
-        self.alive = 0;
+        self.alive = kept.len();
     }
 
     /// Whether `entity` is alive in this allocator.
@@ -492,5 +499,21 @@ mod tests {
         assert!(ids.iter().all(|&e| !entities.is_alive(e)));
         let again: Vec<_> = (0..3).map(|_| entities.alloc()).collect();
         assert!(again.iter().all(|e| e.version() == 2));
+    }
+
+    #[test]
+    fn free_all_keeps_the_ids_reserved_since_the_last_settle_alive() {
+        let mut entities = Entities::default();
+        let ids: Vec<_> = (0..4).map(|_| entities.alloc()).collect();
+        entities.free(ids[1]).unwrap();
+        let reused = entities.reserve_one();
+        let fresh = entities.reserve_one();
+        assert_eq!((reused.index(), fresh.index()), (1, 4));
+        entities.free_all();
+        assert_eq!(entities.len(), 2);
+        assert!(entities.is_alive(reused) && entities.is_alive(fresh));
+        assert!(ids.iter().all(|&e| !entities.is_alive(e)));
+        let again: Vec<_> = (0..3).map(|_| entities.alloc().index()).collect();
+        assert_eq!(again, [3, 2, 0], "the freed slots, last freed first");
     }
 }

@@ -400,7 +400,9 @@ impl World {
     }
 
     /// Despawns every entity. Every handle handed out so far becomes stale;
-    /// the storages keep their memory for reuse.
+    /// the storages keep their memory for reuse. The `OnRemove` observers of
+    /// every component run first; what their commands spawn applies after
+    /// the clear and stays, as after [`despawn`](Self::despawn).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -414,6 +416,10 @@ impl World {
     /// assert_eq!(world.spawn(()).version(), 2);
     /// ```
     pub fn clear(&mut self) {
+        // Ids reserved so far are handed out already: they become alive and
+        // go with the rest. Those the `OnRemove` observers reserve from here
+        // on stay, for their commands apply after the clear.
+        self.settle_reserved();
         let observed = self.announce_clear();
         self.split().1.clear();
         self.apply_observer_commands(observed);
