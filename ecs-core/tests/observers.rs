@@ -898,3 +898,35 @@ fn clear_keeps_the_spawns_of_its_on_remove_observers_as_despawn_does() {
         "a spawn recorded before the clear is cleared with the rest"
     );
 }
+
+/// A mark an observer's command leaves.
+#[derive(Component, Debug, PartialEq)]
+struct Marked(i32);
+
+/// An observer that records a command and then panics: the command is dropped with the run,
+/// never kept in the observer's state for its next run to apply on another entity.
+#[test]
+fn the_commands_of_an_observer_run_that_panicked_are_dropped() {
+    let mut world = World::new();
+    world.observe(
+        |trigger: OnAdd<Health>, q: Query<&Health>, mut commands: Commands| {
+            let health = q.get(trigger.entity()).expect("arrived").0;
+            commands.insert(trigger.entity(), Marked(health));
+            assert!(health >= 0, "negative health");
+        },
+    );
+    let bad = world.spawn(());
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.insert(bad, Health(-1))
+    }));
+    assert!(caught.is_err());
+    assert_eq!(world.get::<Marked>(bad).ok(), None);
+    let good = world.spawn(Health(4));
+    assert_eq!(world.get::<Marked>(good), Ok(&Marked(4)));
+    assert_eq!(
+        world.get::<Marked>(bad).ok(),
+        None,
+        "the panicked run's insert"
+    );
+    assert!(world.take_observer_errors().is_empty());
+}
