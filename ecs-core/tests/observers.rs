@@ -387,8 +387,11 @@ fn an_on_remove_observer_spawns_in_place_of_the_dead() -> Result<(), Error> {
     Ok(())
 }
 
+/// A call that panics before its dispatch (here a batch's iterator) still announces what it
+/// added: its observers run before the panic reaches the caller, never during a later,
+/// unrelated call.
 #[test]
-fn events_of_a_call_that_panicked_reach_only_live_holders() -> Result<(), Error> {
+fn events_of_a_call_that_panicked_run_before_the_panic_resumes() -> Result<(), Error> {
     #[derive(Default)]
     struct Added(Vec<Entity>);
     let mut world = World::new();
@@ -408,19 +411,130 @@ fn events_of_a_call_that_panicked_reach_only_live_holders() -> Result<(), Error>
     assert!(panicked.is_err());
     let spawned: Vec<Entity> = world.query::<Entity>().iter().collect();
     assert_eq!(spawned.len(), 3, "entities before the panic stay spawned");
-    assert!(
-        world.resource::<Added>()?.0.is_empty(),
-        "the call did not reach its dispatch"
-    );
-    world.despawn(spawned[1])?;
-    let later = world.spawn(Health(9));
-    // The next call dispatches what the panicked call recorded, for the
-    // entities that still hold the component, then its own.
     assert_eq!(
         world.resource::<Added>()?.0,
-        [spawned[0], spawned[2], later]
+        spawned,
+        "dispatched before the panic resumed"
+    );
+    let later = world.spawn(Health(9));
+    let added = &world.resource::<Added>()?.0;
+    assert_eq!(
+        added[3..],
+        [later],
+        "the next call runs its own events only"
     );
     Ok(())
+}
+
+/// A value whose `Drop` panics.
+#[derive(Component)]
+struct Brittle;
+
+impl Drop for Brittle {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            panic!("brittle value dropped");
+        }
+    }
+}
+
+/// An `insert_bundle` whose overwritten value panics in `Drop` after the bundle's other
+/// component arrived: the arrival's `OnAdd` observers run, and their commands apply, before the
+/// panic resumes.
+#[test]
+fn an_insert_that_panics_in_drop_still_announces_what_arrived() {
+    let mut world = World::new();
+    world.observe(|t: OnAdd<Health>, mut commands: Commands| {
+        commands.insert(t.entity(), Marked(1));
+    });
+    let e = world.spawn(Brittle);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.insert_bundle(e, (Health(2), Brittle))
+    }));
+    assert!(caught.is_err());
+    assert_eq!(world.get::<Health>(e), Ok(&Health(2)));
+    assert_eq!(
+        world.get::<Marked>(e),
+        Ok(&Marked(1)),
+        "OnAdd ran, its command applied"
+    );
+    world.spawn(());
+    assert_eq!(world.len(), 2);
+    core::mem::forget(world.remove::<Brittle>(e));
+}
+
+/// A `despawn` whose `Drop` panics still finishes, and what its `OnRemove` observers recorded
+/// applies before the panic resumes: the spawn of a corpse is not lost, and its id is not left
+/// alive and empty.
+#[test]
+fn a_despawn_that_panics_in_drop_applies_its_observers_commands() {
+    let mut world = World::new();
+    world.observe(|trigger: OnRemove<Health>, mut commands: Commands| {
+        commands.spawn(Corpse(trigger.entity()));
+    });
+    let e = world.spawn((Health(1), Brittle));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.despawn(e)));
+    assert!(caught.is_err());
+    assert!(!world.is_alive(e));
+    let corpses: Vec<Entity> = world.query::<&Corpse>().iter().map(|c| c.0).collect();
+    assert_eq!(corpses, [e]);
+    world.spawn(());
+    assert_eq!(world.len(), 2, "the corpse and the new entity");
+
+    let f = world.spawn((Health(2), Brittle));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.clear()));
+    assert!(caught.is_err());
+    assert!(!world.is_alive(f));
+    let corpses: Vec<Entity> = world.query::<&Corpse>().iter().map(|c| c.0).collect();
+    assert_eq!(corpses, [f], "the clear's own corpse");
+    world.spawn(());
+    assert_eq!(world.len(), 2);
+}
+
+/// An observer of an addition panics: the addition stays, the observers after it do not run,
+/// and the commands the call's observers recorded are dropped: a spawn among them leaves no
+/// entity alive and empty.
+#[test]
+fn a_panicking_observer_drops_the_calls_commands_and_their_spawns() {
+    let mut world = World::new();
+    world.observe(|_: OnAdd<Health>, mut commands: Commands| {
+        commands.spawn(Marked(1));
+    });
+    world.observe(|_: OnAdd<Health>, mut commands: Commands| {
+        commands.spawn(Marked(2));
+        panic!("second observer");
+    });
+    world.observe(|t: OnAdd<Health>, mut commands: Commands| {
+        commands.insert(t.entity(), Marked(3));
+    });
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.spawn(Health(1))));
+    let message = caught.expect_err("the observer panics");
+    assert_eq!(message.downcast_ref::<&str>(), Some(&"second observer"));
+    world.spawn(());
+    assert_eq!(
+        world.len(),
+        2,
+        "the spawned entity and the new one, nothing of the spawns"
+    );
+    assert_eq!(world.query::<&Marked>().iter().count(), 0);
+}
+
+/// An `OnRemove` observer panics: the removal is not made, nothing of the call happens, and what
+/// the observers before it recorded is dropped: a spawn they recorded leaves no entity.
+#[test]
+fn a_panicking_on_remove_observer_leaves_nothing_of_the_call() {
+    let mut world = World::new();
+    world.observe(|trigger: OnRemove<Health>, mut commands: Commands| {
+        commands.spawn(Corpse(trigger.entity()));
+    });
+    world.observe(|_: OnRemove<Health>| panic!("second observer"));
+    let e = world.spawn(Health(1));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.despawn(e)));
+    assert!(caught.is_err());
+    assert!(world.is_alive(e));
+    world.spawn(());
+    assert_eq!(world.len(), 2, "no entity of the dropped spawn");
+    assert_eq!(world.query::<&Corpse>().iter().count(), 0);
 }
 
 #[test]

@@ -143,6 +143,21 @@ impl CommandQueue {
         panics.resume();
     }
 
+    /// Drops every recorded command unapplied, as [`discard`](Self::discard)
+    /// does, and despawns the entities its spawns reserved: once reserved
+    /// ids settle they are alive, and would hold nothing. What an observer
+    /// whose call is abandoned (or whose run panicked) recorded goes this way.
+    pub(crate) fn abandon(&mut self, world: &mut World) {
+        world.settle_reserved();
+        let unmade: Vec<Entity> = self.commands.iter().filter_map(Command::spawned).collect();
+        let mut panics = DeferredPanic::default();
+        panics.run(|| self.discard());
+        for entity in unmade {
+            panics.run(|| drop(world.despawn(entity)));
+        }
+        panics.resume();
+    }
+
     /// The names of the systems to remove, leaving none queued.
     pub(crate) fn take_removals(&mut self) -> Vec<String> {
         core::mem::take(&mut self.removals)

@@ -69,11 +69,12 @@ impl World {
     pub fn merge(&mut self, mut other: World) -> EntityMap {
         drop(other.flush());
         other.data.entities.settle(|_| {});
-        let (_, mut structural) = self.split();
-        let map = structural.absorb(&other.data.entities, &mut other.data.storages);
-        let adopted = self.data.resources.adopt_absent(&mut other.data.resources);
-        self.events.adopt(&other.events, &adopted);
-        self.dispatch_fired();
-        map
+        self.dispatching(|world| {
+            let (_, mut structural) = world.split();
+            let map = structural.absorb(&other.data.entities, &mut other.data.storages);
+            let adopted = world.data.resources.adopt_absent(&mut other.data.resources);
+            world.events.adopt(&other.events, &adopted);
+            map
+        })
     }
 }

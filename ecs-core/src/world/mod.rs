@@ -119,11 +119,11 @@ impl World {
     /// ```
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        let (bundles, mut structural) = self.split();
-        let info = bundles.of::<B>(structural.storages);
-        let entity = structural.spawn(info, bundle);
-        self.dispatch_fired();
-        entity
+        self.dispatching(|world| {
+            let (bundles, mut structural) = world.split();
+            let info = bundles.of::<B>(structural.storages);
+            structural.spawn(info, bundle)
+        })
     }
 
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
@@ -153,10 +153,11 @@ impl World {
     {
         let bundles = bundles.into_iter();
         let mut spawned = Vec::with_capacity(bundles.size_hint().0);
-        let (infos, mut structural) = self.split();
-        let info = infos.of::<B>(structural.storages);
-        structural.spawn_many(info, bundles, &mut spawned);
-        self.dispatch_fired();
+        self.dispatching(|world| {
+            let (infos, mut structural) = world.split();
+            let info = infos.of::<B>(structural.storages);
+            structural.spawn_many(info, bundles, &mut spawned);
+        });
         spawned
     }
 
@@ -184,10 +185,11 @@ impl World {
     ) -> Result<Option<T>, Error> {
         self.data.entities.check(entity)?;
         let (id, set) = self.data.storages.register_root::<T>();
-        // SAFETY: `register_root` gave `set` as the root of `id`'s storage in
-        // this world's storages, which the funnel borrows.
-        let replaced = unsafe { self.split().1.insert_into(id, set, entity, component) };
-        self.dispatch_fired();
+        let replaced = self.dispatching(|world| {
+            // SAFETY: `register_root` gave `set` as the root of `id`'s storage
+            // in this world's storages, which the funnel borrows.
+            unsafe { world.split().1.insert_into(id, set, entity, component) }
+        });
         Ok(replaced)
     }
 
@@ -208,10 +210,11 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.data.entities.check(entity)?;
-        let (bundles, mut structural) = self.split();
-        let ids = &bundles.of::<B>(structural.storages).ids;
-        structural.insert_bundle(ids, bundle, entity);
-        self.dispatch_fired();
+        self.dispatching(|world| {
+            let (bundles, mut structural) = world.split();
+            let ids = &bundles.of::<B>(structural.storages).ids;
+            structural.insert_bundle(ids, bundle, entity);
+        });
         Ok(())
     }
 
@@ -420,9 +423,12 @@ impl World {
         // go with the rest. Those the `OnRemove` observers reserve from here
         // on stay, for their commands apply after the clear.
         self.settle_reserved();
-        let observed = self.announce_clear();
-        self.split().1.clear();
-        self.apply_observer_commands(observed);
+        if self.observers.follow_removals() {
+            let observed = self.announce_clear();
+            self.clear_observed(observed);
+        } else {
+            self.split().1.clear();
+        }
     }
 
     /// A read-only handle to a live entity.
