@@ -131,6 +131,17 @@ impl Entities {
         self.reserved.load(Ordering::Relaxed)
     }
 
+    /// The id the `g`-th next [`alloc`](Self::alloc) will return (from 0),
+    /// with no reservation pending, changing nothing: what a merge maps the
+    /// incoming entities to before it commits to anything.
+    ///
+    /// # Panics
+    /// When all 2^32 indices would be in use.
+    pub(crate) fn peek_alloc(&self, g: u32) -> Entity {
+        debug_assert_eq!(self.reserved_count(), 0, "settled first");
+        self.reserved_id(g)
+    }
+
     /// The id the `g`-th next `alloc` returns: the free list from its top,
     /// then fresh indices.
     fn reserved_id(&self, g: u32) -> Entity {
