@@ -246,7 +246,11 @@ fn every_way_of_adding_marks_added_and_changed_and_a_replacement_marks_changed_o
         .insert_bundle(bundled, (Health(6), Shield(6)))
         .unwrap();
     let handled = world.spawn(());
-    world.entity_mut(handled).unwrap().insert(Health(7));
+    world
+        .entity_mut(handled)
+        .unwrap()
+        .insert(Health(7))
+        .unwrap();
     world.commands().spawn(Health(8));
     let commanded_insert = world.spawn(());
     world.commands().insert(commanded_insert, Health(9));

@@ -189,7 +189,11 @@ fn insert_overwrite_returns_the_old_value() {
     assert_eq!(world.get::<A>(e).unwrap().0.id, second_id);
     assert_eq!(ledger.live(), 1);
 
-    let old = world.entity_mut(e).unwrap().insert(A(ledger.token()));
+    let old = world
+        .entity_mut(e)
+        .unwrap()
+        .insert(A(ledger.token()))
+        .unwrap();
     assert_eq!(old.map(|a| a.0.id), Some(second_id));
     assert_eq!(ledger.live(), 1);
 
@@ -227,7 +231,8 @@ fn insert_bundle_overwrite_drops_the_old_values() {
     world
         .entity_mut(e)
         .unwrap()
-        .insert_bundle((B(ledger.token()),));
+        .insert_bundle((B(ledger.token()),))
+        .unwrap();
     assert!(!ledger.is_live(kept_b));
     assert_eq!(ledger.live(), 3);
 
@@ -290,7 +295,7 @@ fn despawn_drops_every_component_exactly_once() {
             if n % 4 == 0 {
                 world.despawn(e).unwrap();
             } else {
-                world.entity_mut(e).unwrap().despawn();
+                world.entity_mut(e).unwrap().despawn().unwrap();
             }
             for id in expected.remove(&e).unwrap() {
                 assert!(!ledger.is_live(id), "#{id} of {e:?} survived despawn");
@@ -440,7 +445,7 @@ fn panicking_drop_during_despawn_still_drops_the_rest() {
     let twice = world.spawn((A(ledger.bomb()), B(ledger.token()), C(ledger.bomb())));
     let twice_ids = held_ids(&world, twice);
     assert_bomb_panic(catch_unwind(AssertUnwindSafe(|| {
-        world.entity_mut(twice).unwrap().despawn();
+        world.entity_mut(twice).unwrap().despawn().unwrap();
     })));
     assert!(twice_ids.iter().all(|&id| !ledger.is_live(id)));
     assert!(!world.is_alive(twice));

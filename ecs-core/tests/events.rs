@@ -590,3 +590,51 @@ mod parallel {
         assert_eq!(expected[5], expected[6], "two readers of one type agree");
     }
 }
+
+/// An event an observer reads.
+struct Ping(u32);
+
+/// How many `Ping`s the observer has read, and their sum.
+#[derive(Default)]
+struct PingsRead(usize, u64);
+
+/// An observer with an `EventReader` runs at no set time: once it stops firing, its reader
+/// must not hold events back. Events then live as for a reader outside any schedule (two
+/// frames), however many frames pass, and when the observer fires again it reads each event
+/// still stored once.
+#[test]
+fn an_observers_reader_that_stops_firing_holds_no_event_back() {
+    let mut world = World::new();
+    world.insert_resource(PingsRead::default());
+    world.observe(
+        |_: OnAdd<Health>, mut pings: EventReader<Ping>, mut read: ResMut<PingsRead>| {
+            for ping in pings.read() {
+                read.0 += 1;
+                read.1 += u64::from(ping.0);
+            }
+        },
+    );
+    world.send(Ping(1));
+    world.spawn(Health(1));
+    assert_eq!(world.resource::<PingsRead>().unwrap().0, 1);
+    for frame in 0..50 {
+        world.send_batch((0..100).map(|_| Ping(1)));
+        world.update_events();
+        let held = world.events::<Ping>().unwrap().len();
+        assert!(held <= 200, "frame {frame}: {held} events held");
+    }
+    world.send(Ping(1000));
+    world.spawn(Health(2));
+    let read = world.resource::<PingsRead>().unwrap();
+    assert_eq!(
+        (read.0, read.1),
+        (1 + 101, 1 + 100 + 1000),
+        "the first event, then the last frame's hundred and the new one"
+    );
+    world.spawn(Health(3));
+    assert_eq!(
+        world.resource::<PingsRead>().unwrap().0,
+        102,
+        "each event once"
+    );
+}

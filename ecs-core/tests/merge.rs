@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
+use ecs_core::EntityMapper;
 use ecs_core::prelude::*;
 
 #[derive(Component, Debug, Clone, PartialEq)]
@@ -468,4 +469,65 @@ fn a_level_built_on_a_loader_thread_merges_into_a_running_world() {
         assert!(world.contains::<Switch>(switch));
         assert_eq!(x, switch_x + frames_since);
     }
+}
+
+/// An `#[entity]` field whose hand-written `MapEntities` panics on a chosen id.
+#[derive(Debug, Clone, PartialEq)]
+struct Fragile(Entity);
+
+impl MapEntities for Fragile {
+    fn map_entities<M: EntityMapper + ?Sized>(&mut self, mapper: &mut M) {
+        assert!(self.0.index() != 2, "cannot map {:?}", self.0);
+        self.0 = mapper.map_entity(self.0);
+    }
+}
+
+#[derive(Component, Debug, Clone, PartialEq)]
+struct Holds(#[entity] Fragile);
+
+/// A merge whose `MapEntities` panics changes nothing in the target: no entity allocated, no
+/// value moved, no resource adopted, no observer run; the next spawn gets the id it would have
+/// got, and a later merge goes through.
+#[test]
+fn a_merge_whose_map_entities_panics_changes_nothing() {
+    let mut world = World::new();
+    let kept = world.spawn(Pos(1, 1));
+    let gone = world.spawn(Pos(2, 2));
+    world.despawn(gone).unwrap();
+    world.observe(|_: OnAdd<Holds>| panic!("no observer runs for a merge that did not happen"));
+    let make_level = |panics: bool| {
+        let mut level = World::new();
+        let a = level.spawn(Pos(10, 0));
+        let b = level.spawn((Pos(11, 0), Holds(Fragile(a))));
+        let c = level.spawn(Name(String::from("c")));
+        let target = if panics { c } else { b };
+        level.spawn(Holds(Fragile(target)));
+        level.insert_resource(Name(String::from("level")));
+        level
+    };
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.merge(make_level(true))
+    }));
+    let message = ecs_testkit::ledger::panic_message(&*caught.expect_err("the mapping panics"));
+    assert!(message.starts_with("cannot map 2v1"), "{message}");
+    assert_eq!(world.len(), 1);
+    assert_eq!(world.query::<&Pos>().iter().count(), 1);
+    assert_eq!(world.get::<Pos>(kept), Ok(&Pos(1, 1)));
+    assert!(!world.contains_resource::<Name>());
+    let stats = world.stats();
+    assert_eq!((stats.entity_slots, stats.free_slots), (2, 1));
+    let next = world.spawn(());
+    assert_eq!(
+        (next.index(), next.version()),
+        (1, 2),
+        "the freed slot, as before"
+    );
+    world.despawn(next).unwrap();
+
+    let mut quiet = World::new();
+    quiet.spawn(Pos(1, 1));
+    let map = quiet.merge(make_level(false));
+    assert_eq!(quiet.len(), 5);
+    let holds = Entity::from_bits((1 << 32) | 3).unwrap();
+    assert!(quiet.contains::<Holds>(map.get(holds).unwrap()));
 }

@@ -196,7 +196,12 @@ const PATHS: &[(&str, Path, (u32, u32, u32))] = &[
     ),
     (
         "EntityMut::insert_bundle",
-        |w, _, bare| w.entity_mut(bare).unwrap().insert_bundle((Health(2),)),
+        |w, _, bare| {
+            w.entity_mut(bare)
+                .unwrap()
+                .insert_bundle((Health(2),))
+                .unwrap();
+        },
         (1, 1, 0),
     ),
     (
@@ -208,7 +213,7 @@ const PATHS: &[(&str, Path, (u32, u32, u32))] = &[
     ),
     (
         "EntityMut::despawn",
-        |w, held, _| w.entity_mut(held).unwrap().despawn(),
+        |w, held, _| w.entity_mut(held).unwrap().despawn().unwrap(),
         (0, 0, 1),
     ),
     (
@@ -382,8 +387,11 @@ fn an_on_remove_observer_spawns_in_place_of_the_dead() -> Result<(), Error> {
     Ok(())
 }
 
+/// A call that panics before its dispatch (here a batch's iterator) still announces what it
+/// added: its observers run before the panic reaches the caller, never during a later,
+/// unrelated call.
 #[test]
-fn events_of_a_call_that_panicked_reach_only_live_holders() -> Result<(), Error> {
+fn events_of_a_call_that_panicked_run_before_the_panic_resumes() -> Result<(), Error> {
     #[derive(Default)]
     struct Added(Vec<Entity>);
     let mut world = World::new();
@@ -403,19 +411,130 @@ fn events_of_a_call_that_panicked_reach_only_live_holders() -> Result<(), Error>
     assert!(panicked.is_err());
     let spawned: Vec<Entity> = world.query::<Entity>().iter().collect();
     assert_eq!(spawned.len(), 3, "entities before the panic stay spawned");
-    assert!(
-        world.resource::<Added>()?.0.is_empty(),
-        "the call did not reach its dispatch"
-    );
-    world.despawn(spawned[1])?;
-    let later = world.spawn(Health(9));
-    // The next call dispatches what the panicked call recorded, for the
-    // entities that still hold the component, then its own.
     assert_eq!(
         world.resource::<Added>()?.0,
-        [spawned[0], spawned[2], later]
+        spawned,
+        "dispatched before the panic resumed"
+    );
+    let later = world.spawn(Health(9));
+    let added = &world.resource::<Added>()?.0;
+    assert_eq!(
+        added[3..],
+        [later],
+        "the next call runs its own events only"
     );
     Ok(())
+}
+
+/// A value whose `Drop` panics.
+#[derive(Component)]
+struct Brittle;
+
+impl Drop for Brittle {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            panic!("brittle value dropped");
+        }
+    }
+}
+
+/// An `insert_bundle` whose overwritten value panics in `Drop` after the bundle's other
+/// component arrived: the arrival's `OnAdd` observers run, and their commands apply, before the
+/// panic resumes.
+#[test]
+fn an_insert_that_panics_in_drop_still_announces_what_arrived() {
+    let mut world = World::new();
+    world.observe(|t: OnAdd<Health>, mut commands: Commands| {
+        commands.insert(t.entity(), Marked(1));
+    });
+    let e = world.spawn(Brittle);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.insert_bundle(e, (Health(2), Brittle))
+    }));
+    assert!(caught.is_err());
+    assert_eq!(world.get::<Health>(e), Ok(&Health(2)));
+    assert_eq!(
+        world.get::<Marked>(e),
+        Ok(&Marked(1)),
+        "OnAdd ran, its command applied"
+    );
+    world.spawn(());
+    assert_eq!(world.len(), 2);
+    core::mem::forget(world.remove::<Brittle>(e));
+}
+
+/// A `despawn` whose `Drop` panics still finishes, and what its `OnRemove` observers recorded
+/// applies before the panic resumes: the spawn of a corpse is not lost, and its id is not left
+/// alive and empty.
+#[test]
+fn a_despawn_that_panics_in_drop_applies_its_observers_commands() {
+    let mut world = World::new();
+    world.observe(|trigger: OnRemove<Health>, mut commands: Commands| {
+        commands.spawn(Corpse(trigger.entity()));
+    });
+    let e = world.spawn((Health(1), Brittle));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.despawn(e)));
+    assert!(caught.is_err());
+    assert!(!world.is_alive(e));
+    let corpses: Vec<Entity> = world.query::<&Corpse>().iter().map(|c| c.0).collect();
+    assert_eq!(corpses, [e]);
+    world.spawn(());
+    assert_eq!(world.len(), 2, "the corpse and the new entity");
+
+    let f = world.spawn((Health(2), Brittle));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.clear()));
+    assert!(caught.is_err());
+    assert!(!world.is_alive(f));
+    let corpses: Vec<Entity> = world.query::<&Corpse>().iter().map(|c| c.0).collect();
+    assert_eq!(corpses, [f], "the clear's own corpse");
+    world.spawn(());
+    assert_eq!(world.len(), 2);
+}
+
+/// An observer of an addition panics: the addition stays, the observers after it do not run,
+/// and the commands the call's observers recorded are dropped: a spawn among them leaves no
+/// entity alive and empty.
+#[test]
+fn a_panicking_observer_drops_the_calls_commands_and_their_spawns() {
+    let mut world = World::new();
+    world.observe(|_: OnAdd<Health>, mut commands: Commands| {
+        commands.spawn(Marked(1));
+    });
+    world.observe(|_: OnAdd<Health>, mut commands: Commands| {
+        commands.spawn(Marked(2));
+        panic!("second observer");
+    });
+    world.observe(|t: OnAdd<Health>, mut commands: Commands| {
+        commands.insert(t.entity(), Marked(3));
+    });
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.spawn(Health(1))));
+    let message = caught.expect_err("the observer panics");
+    assert_eq!(message.downcast_ref::<&str>(), Some(&"second observer"));
+    world.spawn(());
+    assert_eq!(
+        world.len(),
+        2,
+        "the spawned entity and the new one, nothing of the spawns"
+    );
+    assert_eq!(world.query::<&Marked>().iter().count(), 0);
+}
+
+/// An `OnRemove` observer panics: the removal is not made, nothing of the call happens, and what
+/// the observers before it recorded is dropped: a spawn they recorded leaves no entity.
+#[test]
+fn a_panicking_on_remove_observer_leaves_nothing_of_the_call() {
+    let mut world = World::new();
+    world.observe(|trigger: OnRemove<Health>, mut commands: Commands| {
+        commands.spawn(Corpse(trigger.entity()));
+    });
+    world.observe(|_: OnRemove<Health>| panic!("second observer"));
+    let e = world.spawn(Health(1));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.despawn(e)));
+    assert!(caught.is_err());
+    assert!(world.is_alive(e));
+    world.spawn(());
+    assert_eq!(world.len(), 2, "no entity of the dropped spawn");
+    assert_eq!(world.query::<&Corpse>().iter().count(), 0);
 }
 
 #[test]
@@ -796,4 +915,132 @@ fn an_observer_command_may_replace_the_world() {
     let f = world.spawn(Marker(1));
     assert!(world.contains::<Trigger>(f));
     assert_eq!(world.get::<Marker>(f), Ok(&Marker(2)));
+}
+
+/// An `EntityMut` whose own `insert` ran an observer that despawned its entity: every later call
+/// answers with the error naming the entity and changes nothing; none panics.
+#[test]
+fn entity_mut_after_an_observer_despawned_its_entity_answers_with_an_error() {
+    let mut world = World::new();
+    world.observe(|trigger: OnAdd<Burning>, mut commands: Commands| {
+        commands.despawn(trigger.entity());
+    });
+    let e = world.spawn(Health(1));
+    let bystander = world.spawn(Health(7));
+    let mut handle = world.entity_mut(e).unwrap();
+    assert_eq!(handle.insert(Burning).map(|old| old.is_none()), Ok(true));
+    let gone = Error::Despawned { entity: e };
+    assert_eq!(handle.insert(Health(2)), Err(gone.clone()));
+    assert_eq!(handle.insert_bundle((Health(3), Enemy)), Err(gone.clone()));
+    assert_eq!(handle.get::<Health>(), Err(gone.clone()));
+    assert_eq!(handle.get_mut::<Health>().map(|h| h.0), Err(gone.clone()));
+    assert!(!handle.contains::<Health>());
+    assert_eq!(handle.remove::<Health>(), Err(gone.clone()));
+    assert_eq!(handle.components().err(), Some(gone.clone()));
+    assert_eq!(handle.as_ref().err(), Some(gone.clone()));
+    assert_eq!(handle.despawn(), Err(gone));
+    assert_eq!(world.len(), 1);
+    assert_eq!(world.get::<Health>(bystander), Ok(&Health(7)));
+}
+
+/// An `EntityMut` whose own `insert` ran an observer that replaced the whole world: the world
+/// behind the handle is not its entity's, so every call answers with the error naming the
+/// entity, even where the new world holds an entity under the same id, which stays untouched.
+#[test]
+fn entity_mut_after_an_observer_replaced_the_world_answers_with_an_error() {
+    let mut world = World::new();
+    world.observe(|_: OnAdd<Burning>, mut commands: Commands| {
+        commands.add(|world: &mut World| {
+            let mut other = World::new();
+            other.spawn(Health(99));
+            *world = other;
+        });
+    });
+    let e = world.spawn(Health(1));
+    let mut handle = world.entity_mut(e).unwrap();
+    assert_eq!(handle.insert(Burning).map(|old| old.is_none()), Ok(true));
+    let foreign = Error::NeverSpawned { entity: e };
+    assert_eq!(handle.get::<Health>(), Err(foreign.clone()));
+    assert_eq!(
+        handle.get_mut::<Health>().map(|h| h.0),
+        Err(foreign.clone())
+    );
+    assert!(!handle.contains::<Health>());
+    assert_eq!(handle.insert(Health(2)), Err(foreign.clone()));
+    assert_eq!(handle.insert_bundle((Enemy,)), Err(foreign.clone()));
+    assert_eq!(handle.remove::<Health>(), Err(foreign.clone()));
+    assert_eq!(handle.components().err(), Some(foreign.clone()));
+    assert_eq!(handle.as_ref().err(), Some(foreign.clone()));
+    assert_eq!(handle.despawn(), Err(foreign));
+    assert_eq!(world.len(), 1, "the new world's entity is still there");
+    assert_eq!(world.get::<Health>(e), Ok(&Health(99)));
+    assert!(!world.contains::<Enemy>(e));
+}
+
+/// What an `OnRemove<Health>` observer leaves where a `Health` was.
+#[derive(Component, Debug, PartialEq)]
+struct Corpse(Entity);
+
+/// An `OnRemove` observer that spawns through its commands: its spawn is applied after `clear`
+/// as after `despawn`, an entity of its own that the clear does not take with the rest.
+#[test]
+fn clear_keeps_the_spawns_of_its_on_remove_observers_as_despawn_does() {
+    let mut world = World::new();
+    world.observe(|trigger: OnRemove<Health>, mut commands: Commands| {
+        commands.spawn(Corpse(trigger.entity()));
+    });
+    let a = world.spawn(Health(1));
+    world.despawn(a).unwrap();
+    let corpses = |world: &mut World| {
+        let mut of: Vec<Entity> = world.query::<&Corpse>().iter().map(|c| c.0).collect();
+        of.sort_unstable();
+        of
+    };
+    assert_eq!(corpses(&mut world), [a]);
+    assert!(world.take_observer_errors().is_empty());
+
+    let pending = world.commands().spawn(Health(5));
+    let (b, c) = (world.spawn(Health(2)), world.spawn((Health(3), Enemy)));
+    world.clear();
+    assert_eq!(world.take_observer_errors(), []);
+    assert_eq!(corpses(&mut world), [b, c], "one corpse per Health cleared");
+    assert_eq!(world.len(), 2, "only the corpses are alive");
+    assert!(![a, b, c, pending].iter().any(|&e| world.is_alive(e)));
+    assert_eq!(
+        world.flush(),
+        [Error::Despawned { entity: pending }],
+        "a spawn recorded before the clear is cleared with the rest"
+    );
+}
+
+/// A mark an observer's command leaves.
+#[derive(Component, Debug, PartialEq)]
+struct Marked(i32);
+
+/// An observer that records a command and then panics: the command is dropped with the run,
+/// never kept in the observer's state for its next run to apply on another entity.
+#[test]
+fn the_commands_of_an_observer_run_that_panicked_are_dropped() {
+    let mut world = World::new();
+    world.observe(
+        |trigger: OnAdd<Health>, q: Query<&Health>, mut commands: Commands| {
+            let health = q.get(trigger.entity()).expect("arrived").0;
+            commands.insert(trigger.entity(), Marked(health));
+            assert!(health >= 0, "negative health");
+        },
+    );
+    let bad = world.spawn(());
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.insert(bad, Health(-1))
+    }));
+    assert!(caught.is_err());
+    assert_eq!(world.get::<Marked>(bad).ok(), None);
+    let good = world.spawn(Health(4));
+    assert_eq!(world.get::<Marked>(good), Ok(&Marked(4)));
+    assert_eq!(
+        world.get::<Marked>(bad).ok(),
+        None,
+        "the panicked run's insert"
+    );
+    assert!(world.take_observer_errors().is_empty());
 }

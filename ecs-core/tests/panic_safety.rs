@@ -2,7 +2,8 @@
 //! `get_mut`), inside a `spawn_batch` iterator (at the first, a middle, a chunk-boundary and the
 //! last item, with exact and wrong size hints), or inside a component's `Drop` (during despawn,
 //! clear, an overwriting `insert_bundle` / `spawn` / `spawn_batch`, a caller's drop of a removed
-//! or replaced value, and world drop), the world must:
+//! or replaced value, and world drop; two that panic in one call, run in a child process so an
+//! abort fails the test), the world must:
 //!
 //! - hold exactly the entities and values the reference model (`ecs_testkit::Model`) predicts,
 //!   ids included (compared through `get`, `contains`, `components_of` and a query over every
@@ -26,6 +27,9 @@ use std::any::type_name;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ecs_core::prelude::*;
 use ecs_testkit::ledger::{Ledger, Token, panic_message};
@@ -749,7 +753,7 @@ fn panic_in_drop_during_despawn() {
             .expect("had A");
         drop(old);
         let result = catch_unwind(AssertUnwindSafe(|| {
-            world.entity_mut(victim).expect("alive").despawn();
+            let _ = world.entity_mut(victim).expect("alive").despawn();
         }));
         assert_panicked(result, "intentional panic in Drop");
         model.despawn(victim);
@@ -829,7 +833,7 @@ fn panic_in_drop_during_an_overwrite() {
         let replacement = ledger.token();
         let replacement_id = replacement.id;
         let result = catch_unwind(AssertUnwindSafe(|| {
-            world.entity_mut(f).expect("alive").insert_bundle((
+            let _ = world.entity_mut(f).expect("alive").insert_bundle((
                 N(8),
                 A(replacement),
                 B(ledger.token()),
@@ -908,4 +912,127 @@ fn panic_in_drop_during_world_drop() {
         );
         ledger.assert_all_dropped();
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two panicking Drops in one call
+// ---------------------------------------------------------------------------------------------
+
+/// A value whose `Drop` always panics, even while another panic unwinds, as a game's own types
+/// do (the ledger's bombs hold back then): dropped during an unwind, it aborts the process.
+/// Counts its drops.
+#[derive(Component)]
+struct Grenade(Arc<AtomicUsize>);
+
+impl Drop for Grenade {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        panic!("grenade went off");
+    }
+}
+
+/// The variable that tells a child process which test's scenario to run.
+const CHILD_VAR: &str = "ECS_PANIC_SAFETY_CHILD";
+
+/// Runs `scenario` in a child process: this test binary again, filtered to the test `name`
+/// (which must be the calling test), with [`CHILD_VAR`] naming it. Here, the child must have
+/// run exactly that one test and passed it, so a process abort (a panic while unwinding) fails
+/// the test instead of killing the test runner.
+fn in_child_process(name: &str, scenario: impl FnOnce()) {
+    if std::env::var(CHILD_VAR).as_deref() == Ok(name) {
+        scenario();
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let output = Command::new(exe)
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD_VAR, name)
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("test result: ok. 1 passed"),
+        "the child process running {name} ended with {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        output.status
+    );
+}
+
+/// `clear` over two entities holding a `Grenade` each (one storage, beside ordinary values):
+/// every value is dropped, the caller sees one panic (the first), the world is empty, and it
+/// stays usable.
+#[test]
+fn clear_with_two_panicking_drops_in_one_storage() {
+    in_child_process("clear_with_two_panicking_drops_in_one_storage", || {
+        for grouped in [false, true] {
+            let ledger = Ledger::default();
+            let (mut world, mut model) = small_world(&ledger, grouped);
+            let drops = Arc::new(AtomicUsize::new(0));
+            let first = world.spawn((N(1), Grenade(drops.clone())));
+            adopt(&world, &mut model, first);
+            let second = world.spawn((Grenade(drops.clone()), A(ledger.token())));
+            adopt(&world, &mut model, second);
+            let old_ids: Vec<Entity> = model.live().keys().copied().collect();
+            let result = catch_unwind(AssertUnwindSafe(|| world.clear()));
+            assert_panicked(result, "grenade went off");
+            assert_eq!(drops.load(Ordering::SeqCst), 2, "both grenades dropped");
+            assert!(world.is_empty());
+            assert!(old_ids.iter().all(|&old| !world.is_alive(old)));
+            assert_eq!(world.query_ref::<&Grenade>().iter().count(), 0);
+            assert!(ledger.live_ids().is_empty(), "every other value dropped");
+            ledger.assert_no_errors();
+            let stats = world.stats();
+            assert_eq!((stats.components, stats.free_slots), (0, 22));
+            // Usable: the grenades' storage too.
+            let e = world.spawn((A(ledger.token()), N(5)));
+            assert_eq!(e.version(), 2, "a freed slot is reused");
+            world.insert(e, Grenade(drops.clone())).expect("alive");
+            let grenade = world.remove::<Grenade>(e).expect("has a Grenade");
+            core::mem::forget(grenade);
+            assert_eq!(world.get::<N>(e), Ok(&N(5)));
+            drop(world);
+            ledger.assert_all_dropped();
+        }
+    });
+}
+
+/// Dropping a world that holds a `Grenade` component and a `Grenade` resource, and one that
+/// holds two `Grenade` components: every value is dropped and the caller sees one panic. A
+/// world holding a `Grenade`, dropped while another panic unwinds, does not abort either.
+#[test]
+fn world_drop_with_two_panicking_drops() {
+    in_child_process("world_drop_with_two_panicking_drops", || {
+        for two_components in [false, true] {
+            let ledger = Ledger::default();
+            let (mut world, _) = small_world(&ledger, false);
+            let drops = Arc::new(AtomicUsize::new(0));
+            world.spawn((Grenade(drops.clone()), A(ledger.token())));
+            if two_components {
+                world.spawn(Grenade(drops.clone()));
+            } else {
+                world.insert_resource(Grenade(drops.clone()));
+            }
+            world.insert_resource(ledger.token());
+            assert_panicked(
+                catch_unwind(AssertUnwindSafe(|| drop(world))),
+                "grenade went off",
+            );
+            assert_eq!(drops.load(Ordering::SeqCst), 2, "both grenades dropped");
+            ledger.assert_all_dropped();
+        }
+
+        // Dropped while another panic unwinds: that panic reaches the caller, and the grenade's
+        // is dropped rather than raised a second time.
+        let ledger = Ledger::default();
+        let (mut world, _) = small_world(&ledger, false);
+        let drops = Arc::new(AtomicUsize::new(0));
+        world.spawn(Grenade(drops.clone()));
+        let result = catch_unwind(AssertUnwindSafe(move || {
+            let _world = world;
+            panic!("the game's own panic");
+        }));
+        assert_panicked(result, "the game's own panic");
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        ledger.assert_all_dropped();
+    });
 }

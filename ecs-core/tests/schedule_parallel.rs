@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use ecs_core::change::Tick;
 use ecs_core::prelude::*;
 use ecs_testkit::ledger::{Ledger, Token};
 
@@ -488,4 +489,166 @@ fn a_panicking_system_leaves_the_world_consistent_and_the_schedule_usable() {
     drop(world);
     assert_eq!(ledger.live(), 0);
     ledger.assert_no_errors();
+}
+
+/// What `mark_target` marks.
+struct Target(Entity);
+
+/// A mark, naming the run that made it.
+#[derive(Component, Debug, PartialEq)]
+struct Marked(&'static str);
+
+/// A system takes its change tick as it starts; at the counter's limit that panics. Taken
+/// outside the system's own panic guard, the panic used to leave the commands of the systems
+/// that ran before it in their buffers, and the next run, on another world, applied them there:
+/// to an unrelated entity under the same id. Every run that panics must discard its commands, in
+/// a batch run inline and in one run on the pool.
+#[test]
+fn a_panic_taking_the_change_tick_discards_the_runs_commands() {
+    fn mark_target(target: Res<Target>, mut commands: Commands, source: Res<Source>) {
+        commands.insert(target.0, Marked("mark_target"));
+        commands.spawn(Tracked(source.0.token()));
+    }
+    fn reader(_: Query<&C<0>>) {}
+    struct Source(Ledger);
+    for threshold in [usize::MAX, 0] {
+        let ledger = Ledger::default();
+        let mut schedule = Schedule::new();
+        schedule.set_parallel_threshold(threshold);
+        schedule.add_system(Stage::Update, mark_target).unwrap();
+        schedule.add_system(Stage::Update, reader).unwrap();
+
+        let mut first = World::new();
+        let first_target = first.spawn(C::<0>(0));
+        first.insert_resource(Target(first_target));
+        first.insert_resource(Source(ledger.clone()));
+        // Room for one system's tick: the second system's panics.
+        first.set_change_tick(Tick::new(u64::MAX - 1));
+        let caught =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| schedule.run(&mut first)));
+        let payload = caught.expect_err("the second tick is past the limit");
+        let message = ecs_testkit::ledger::panic_message(&*payload);
+        assert!(message.contains("cannot advance"), "{message}");
+        assert_eq!(first.len(), 1, "the reserved id is despawned");
+        assert!(!first.contains::<Marked>(first_target));
+        assert_eq!(ledger.live(), 0, "the discarded spawn dropped its value");
+
+        // Another world, whose entity under the first world's target id is not its target.
+        let mut second = World::new();
+        let bystander = second.spawn(C::<0>(1));
+        assert_eq!(bystander, first_target, "the same id in both worlds");
+        let second_target = second.spawn(C::<0>(2));
+        second.insert_resource(Target(second_target));
+        second.insert_resource(Source(ledger.clone()));
+        schedule.run(&mut second).unwrap();
+        assert!(schedule.command_errors().is_empty());
+        assert_eq!(
+            second.get::<Marked>(bystander).ok(),
+            None,
+            "threshold {threshold}"
+        );
+        assert_eq!(
+            second.get::<Marked>(second_target),
+            Ok(&Marked("mark_target"))
+        );
+        assert_eq!(
+            second.query::<&Tracked>().iter().count(),
+            1,
+            "one spawn, this run's"
+        );
+        drop(second);
+        drop(first);
+        ledger.assert_all_dropped();
+    }
+}
+
+/// The ids systems' spawns got, by the name of their value.
+#[derive(Default)]
+struct Spawned(std::sync::Mutex<Vec<(&'static str, Entity)>>);
+
+impl Spawned {
+    fn id(&self, name: &str) -> Entity {
+        let ids = self.0.lock().unwrap();
+        ids.iter().find(|(n, _)| *n == name).expect("spawned").1
+    }
+}
+
+/// A command that panics at the end of a stage: the commands before it applied and stay, and
+/// every spawn that did not apply (the rest of its buffer, and the buffers of the systems after
+/// it) leaves no entity behind, alive and empty, as a panicking system leaves none.
+#[test]
+fn a_panicking_command_leaves_no_entity_of_a_spawn_that_did_not_apply() {
+    struct Source(Ledger);
+    #[derive(Component)]
+    struct Named(
+        &'static str,
+        #[allow(dead_code, reason = "held for its drop only")] Token,
+    );
+    fn spawn(commands: &mut Commands, source: &Source, spawned: &Spawned, name: &'static str) {
+        let e = commands.spawn(Named(name, source.0.token()));
+        spawned.0.lock().unwrap().push((name, e));
+    }
+    fn first(
+        mut commands: Commands,
+        source: Res<Source>,
+        spawned: Res<Spawned>,
+        explode: Res<Explode>,
+    ) {
+        spawn(&mut commands, &source, &spawned, "before");
+        if explode.0 {
+            commands.add(|_| panic!("command boom"));
+        }
+        spawn(&mut commands, &source, &spawned, "after");
+    }
+    fn second(mut commands: Commands, source: Res<Source>, spawned: Res<Spawned>) {
+        spawn(&mut commands, &source, &spawned, "later system");
+    }
+    for threshold in [usize::MAX, 0] {
+        let ledger = Ledger::default();
+        let mut world = World::new();
+        world.insert_resource(Source(ledger.clone()));
+        world.insert_resource(Spawned::default());
+        world.insert_resource(Explode(true));
+        world.spawn_batch((0..3u64).map(C::<0>));
+        let mut schedule = Schedule::new();
+        schedule.set_parallel_threshold(threshold);
+        schedule.add_system(Stage::Update, first).unwrap();
+        schedule.add_system(Stage::Update, second).unwrap();
+
+        let caught =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| schedule.run(&mut world)));
+        let payload = caught.expect_err("the command panics");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"command boom"));
+        let spawned = world.resource::<Spawned>().unwrap();
+        let (before, after, later) = (
+            spawned.id("before"),
+            spawned.id("after"),
+            spawned.id("later system"),
+        );
+        assert_eq!(
+            world.len(),
+            4,
+            "threshold {threshold}: three, and the spawn that applied"
+        );
+        assert_eq!(world.get::<Named>(before).map(|n| n.0), Ok("before"));
+        for unapplied in [after, later] {
+            assert!(
+                !world.is_alive(unapplied),
+                "threshold {threshold}: {unapplied:?}"
+            );
+        }
+        assert_eq!(
+            ledger.live(),
+            1,
+            "the spawns that did not apply dropped their values"
+        );
+        ledger.assert_no_errors();
+
+        world.resource_mut::<Explode>().unwrap().0 = false;
+        schedule.run(&mut world).unwrap();
+        assert_eq!(world.len(), 7);
+        assert_eq!(world.query::<&Named>().iter().count(), 4);
+        drop(world);
+        ledger.assert_all_dropped();
+    }
 }

@@ -92,3 +92,43 @@ fn the_running_world_keeps_its_own_resources() -> Result<(), Error> {
     assert_eq!(empty.resource::<Score>()?, &Score(1234));
     Ok(())
 }
+
+/// An `#[entity]` field whose hand-written `MapEntities` panics while it is being rewritten to
+/// this world's ids.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Fragile(Entity);
+
+impl ecs_core::MapEntities for Fragile {
+    fn map_entities<M: ecs_core::EntityMapper + ?Sized>(&mut self, mapper: &mut M) {
+        let mapped = mapper.map_entity(self.0);
+        assert!(mapped == self.0, "cannot move {:?}", self.0);
+        self.0 = mapped;
+    }
+}
+
+#[derive(Component, Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Holds(#[entity] Fragile);
+
+/// `load_snapshot` is all or nothing under a panicking `MapEntities` too: the running world
+/// keeps exactly what it had, and the next spawn gets the id it would have got.
+#[test]
+fn a_load_whose_map_entities_panics_changes_nothing() {
+    let mut registry = registry();
+    registry.register::<Holds>("game::Holds");
+    let mut level = World::new();
+    let a = level.spawn(Position { x: 1.0, y: 2.0 });
+    level.spawn(Holds(Fragile(a)));
+    let bytes = to_postcard(&level, &registry);
+
+    let mut world = World::new();
+    world.spawn_batch((0..3).map(|i| Name(format!("n{i}"))));
+    let before = fingerprint(&mut world);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.load_snapshot(&registry, &mut postcard::Deserializer::from_bytes(&bytes))
+    }));
+    assert!(caught.is_err(), "the mapping panics");
+    assert_eq!(fingerprint(&mut world), before);
+    assert_eq!(world.len(), 3);
+    let next = world.spawn(());
+    assert_eq!((next.index(), next.version()), (3, 1));
+}

@@ -618,3 +618,38 @@ fn the_issue_snippet_verbatim() -> Result<(), Error> {
     assert_eq!((p.x, h.0), (2.0 / 60.0, 3));
     Ok(())
 }
+
+/// A command of `world.commands()` that panics during `flush`: the commands before it applied,
+/// and the spawns after it (and a spawn that itself panics) leave no entity alive.
+#[test]
+fn a_panicking_command_in_flush_leaves_no_entity_of_a_spawn_that_did_not_apply() {
+    /// Panics when `OnAdd` fires for it.
+    #[derive(Component)]
+    struct Fuse;
+    let mut world = World::new();
+    world.observe(|_: OnAdd<Fuse>| panic!("fuse lit"));
+    let kept = world.commands().spawn(Health(1));
+    world.commands().add(|_| panic!("command boom"));
+    let lost = world.commands().spawn(Health(2));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.flush()));
+    assert_eq!(
+        caught.unwrap_err().downcast_ref::<&str>(),
+        Some(&"command boom")
+    );
+    assert_eq!(world.get::<Health>(kept).map(|h| h.0), Ok(1));
+    assert!(!world.is_alive(lost), "{lost:?} is alive with nothing");
+    assert_eq!(world.len(), 1);
+
+    let half = world.commands().spawn((Health(3), Fuse));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.flush()));
+    assert_eq!(
+        caught.unwrap_err().downcast_ref::<&str>(),
+        Some(&"fuse lit")
+    );
+    assert!(
+        !world.is_alive(half),
+        "a spawn that panicked is not applied"
+    );
+    assert_eq!(world.len(), 1);
+    assert!(world.flush().is_empty());
+}

@@ -238,7 +238,9 @@ struct HandleInsertBundle<'a, 'w>(&'a mut EntityMut<'w>);
 impl Sink for HandleInsertBundle<'_, '_> {
     type Out = ();
     fn take<B: Bundle, M: Fn(u32) -> B>(self, make: M) {
-        self.0.insert_bundle(make(0));
+        self.0
+            .insert_bundle(make(0))
+            .expect("the handle's entity is alive");
     }
 }
 

@@ -1056,10 +1056,12 @@ fn run_entity_mut(
                 );
             }
             HandleOp::Insert(w, value) => {
-                let got = with_type!(*w, T => handle.insert(T::make(value)).map(|c| c.mirror()));
+                let got = with_type!(*w, T => handle
+                    .insert(T::make(value))
+                    .map(|old| old.map(|c| c.mirror())));
                 assert_eq!(
                     got,
-                    model.insert(e, w.key(), value.clone()),
+                    Ok(model.insert(e, w.key(), value.clone())),
                     "EntityMut::insert"
                 );
             }
@@ -1078,10 +1080,11 @@ fn run_entity_mut(
                 assert_eq!(got, expected, "EntityMut::remove::<{w:?}>");
             }
             HandleOp::Components => {
-                assert_eq!(model.info_names(handle.components()), model.names(e));
+                let held = handle.components().expect("the handle's entity is alive");
+                assert_eq!(model.info_names(held), model.names(e));
             }
             HandleOp::AsRef => {
-                let r = handle.as_ref();
+                let r = handle.as_ref().expect("the handle's entity is alive");
                 assert_eq!(r.id(), e);
                 for &w in types {
                     let got = with_type!(w, T => r.get::<T>().map(Mirror::mirror));
@@ -1096,7 +1099,7 @@ fn run_entity_mut(
                 assert_eq!(model.info_names(r.components()), model.names(e));
             }
             HandleOp::Despawn => {
-                handle.despawn();
+                handle.despawn().expect("the handle's entity is alive");
                 model.despawn(e);
                 return;
             }

@@ -153,6 +153,17 @@ impl Entities {
         self.reserved.load(Ordering::Relaxed)
     }
 
+    /// The id the `g`-th next [`alloc`](Self::alloc) will return (from 0),
+    /// with no reservation pending, changing nothing: what a merge maps the
+    /// incoming entities to before it commits to anything.
+    ///
+    /// # Panics
+    /// When all 2^32 indices would be in use.
+    pub(crate) fn peek_alloc(&self, g: u32) -> Entity {
+        debug_assert_eq!(self.reserved_count(), 0, "settled first");
+        self.reserved_id(g)
+    }
+
     /// The id the `g`-th next `alloc` returns: the free list from its top,
     /// then fresh indices.
     fn reserved_id(&self, g: u32) -> Entity {
@@ -179,14 +190,15 @@ impl Entities {
         }
     }
 
-    /// Makes the reserved ids alive, in the order they were handed out,
-    /// except those numbered in `unused` (ascending): numbers claimed but
+    /// Makes the reserved ids alive, in the order they were handed out
+    /// (`made` gets each with its reservation number), except those
+    /// numbered in `unused` (ascending): numbers claimed but
     /// never handed to anyone. Those stay spent on nothing: a free slot stays
     /// on the free list with its version, and a fresh index below one that
     /// is used becomes a vacant slot (version 0), on the free list, whose
     /// first occupant gets version 1. Fresh indices past the last used one
     /// are not made at all.
-    pub(crate) fn settle_except(&mut self, unused: &[u32], mut made: impl FnMut(Entity)) {
+    pub(crate) fn settle_except(&mut self, unused: &[u32], mut made: impl FnMut(u32, Entity)) {
         debug_assert!(unused.windows(2).all(|pair| pair[0] < pair[1]));
         let reserved = core::mem::take(self.reserved.get_mut());
         let is_unused = |g: u32| unused.binary_search(&g).is_ok();
@@ -210,7 +222,7 @@ impl Entities {
                     alive: true,
                 };
                 self.alive += 1;
-                made(Entity::new(index, version));
+                made(g, Entity::new(index, version));
             } else if !is_unused(g) {
                 let index = fresh_start + (g as usize - from_free);
                 // Fresh indices skipped so far become vacant slots.
@@ -226,7 +238,7 @@ impl Entities {
                     alive: true,
                 });
                 self.alive += 1;
-                made(Entity::new(index as u32, NonZeroU32::MIN));
+                made(g, Entity::new(index as u32, NonZeroU32::MIN));
             }
         }
         // Vacant slots go under the unused free entries, lowest index on top,
@@ -306,18 +318,25 @@ impl Entities {
         Ok(())
     }
 
-    /// Frees every live slot, so that every handle handed out so far becomes stale.
+    /// Frees every live slot, so that every handle handed out so far becomes
+    /// stale, except the ids reserved and not settled yet: they become alive
+    /// and stay so, for the commands that reserved them (the spawns of the
+    /// `OnRemove` observers of a clear) apply after it.
     pub(crate) fn free_all(&mut self) {
-        self.settle(|_| {});
+        // Settled first: a reserved id is the one `alloc` would hand out
+        // now, which freeing would change.
+        let mut kept = Vec::new();
+        self.settle(|entity| kept.push(entity.index()));
+        kept.sort_unstable();
         for (index, slot) in self.slots.iter_mut().enumerate() {
-            if slot.alive {
+            if slot.alive && kept.binary_search(&(index as u32)).is_err() {
                 slot.alive = false;
                 if slot.version < u32::MAX {
                     self.free.push(index as u32);
                 }
             }
         }
-        self.alive = 0;
+        self.alive = kept.len();
     }
 
     /// Whether `entity` is alive in this allocator.
@@ -581,7 +600,7 @@ mod tests {
         // then the fresh indices 3 and 4.
         let reserved: Vec<_> = (0..5).map(|_| entities.reserve_one()).collect();
         let mut made = Vec::new();
-        entities.settle_except(&[1, 3], |e| made.push(e));
+        entities.settle_except(&[1, 3], |_, e| made.push(e));
         assert_eq!(made, [reserved[0], reserved[2], reserved[4]]);
         assert!(made.iter().all(|&e| entities.is_alive(e)));
         assert_eq!(entities.len(), 3);
@@ -605,7 +624,7 @@ mod tests {
         let mut entities = Entities::default();
         let reserved: Vec<_> = (0..4).map(|_| entities.reserve_one()).collect();
         let mut made = Vec::new();
-        entities.settle_except(&[2, 3], |e| made.push(e));
+        entities.settle_except(&[2, 3], |_, e| made.push(e));
         assert_eq!(made, reserved[..2]);
         assert_eq!(entities.slot_count(), 2);
         assert_eq!(entities.free_count(), 0);
@@ -621,5 +640,21 @@ mod tests {
         assert!(ids.iter().all(|&e| !entities.is_alive(e)));
         let again: Vec<_> = (0..3).map(|_| entities.alloc()).collect();
         assert!(again.iter().all(|e| e.version() == 2));
+    }
+
+    #[test]
+    fn free_all_keeps_the_ids_reserved_since_the_last_settle_alive() {
+        let mut entities = Entities::default();
+        let ids: Vec<_> = (0..4).map(|_| entities.alloc()).collect();
+        entities.free(ids[1]).unwrap();
+        let reused = entities.reserve_one();
+        let fresh = entities.reserve_one();
+        assert_eq!((reused.index(), fresh.index()), (1, 4));
+        entities.free_all();
+        assert_eq!(entities.len(), 2);
+        assert!(entities.is_alive(reused) && entities.is_alive(fresh));
+        assert!(ids.iter().all(|&e| !entities.is_alive(e)));
+        let again: Vec<_> = (0..3).map(|_| entities.alloc().index()).collect();
+        assert_eq!(again, [3, 2, 0], "the freed slots, last freed first");
     }
 }

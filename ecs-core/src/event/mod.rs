@@ -30,6 +30,13 @@
 //! its registration. A reader that reads every run therefore sees every event
 //! exactly once; one that skips reading on a run may find the events it
 //! skipped dropped by its next.
+//!
+//! An observer's reader is registered only while its observer runs: an
+//! observer runs when a component arrives or leaves, at no set time, and
+//! one that stops firing must not keep every later event. For the frames
+//! between its runs it holds nothing back, as a cursor outside any schedule:
+//! it sees each event still stored when it runs (those of the last two
+//! frames at least) once.
 
 use core::fmt;
 use core::iter::FusedIterator;
@@ -383,6 +390,15 @@ impl<E> EventCursor<E> {
     /// ```
     pub fn clear(&mut self, events: &Events<E>) {
         self.next = events.end();
+    }
+
+    /// Ends the cursor's registration: from the next frame end on, it holds
+    /// nothing back, as a cursor outside any schedule. An observer's reader
+    /// lets go after each run, for an observer runs at no set time and may
+    /// never run again.
+    pub(crate) fn release(&mut self) {
+        // The store forgets a registration once it holds the only copy.
+        self.slot = None;
     }
 
     /// Begins a run of the reader's system: a cursor of another store

@@ -69,7 +69,10 @@ impl Pending {
 /// # Panics
 /// Resumes the first panic of a system once the stage's pending commands
 /// are dropped and its reserved entities despawned, and the panic of a
-/// command once the buffers not applied yet are dropped.
+/// command once the buffers not applied yet are dropped. A panic of the
+/// stage's own work (a change tick past its limit) is handled as a
+/// system's: no command of the stage is left in a buffer, where the next
+/// run would apply it to whatever world it is given.
 pub(crate) fn run_stage(
     systems: &mut [SystemSlot],
     plan: &Plan,
@@ -83,38 +86,71 @@ pub(crate) fn run_stage(
         batches: 0..0,
         holes: Vec::new(),
     };
+    let ran = panic::catch_unwind(AssertUnwindSafe(|| {
+        run_batches(
+            systems,
+            plan,
+            world,
+            options,
+            errors,
+            removals,
+            &mut pending,
+            &mut outcome,
+        );
+    }));
+    if let Err(payload) = ran {
+        drop_pending(systems, plan, &mut pending, world);
+        panic::resume_unwind(payload);
+    }
+    outcome
+}
+
+/// The body of [`run_stage`]: every batch, then the stage's commands. A
+/// panic leaves `pending` naming the commands not applied yet.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the stage's parts, borrowed apart so a panic leaves them to the caller"
+)]
+fn run_batches(
+    systems: &mut [SystemSlot],
+    plan: &Plan,
+    world: &mut World,
+    options: Options,
+    errors: &mut Vec<CommandError>,
+    removals: &mut Vec<(String, String)>,
+    pending: &mut Pending,
+    outcome: &mut Outcome,
+) {
     for (at, batch) in plan.batches.iter().enumerate() {
         let exclusive = batch.len() == 1 && systems[batch[0]].system.access().is_exclusive();
         let panicked = if exclusive {
             // A sync point: the exclusive system sees every change asked for so far.
-            apply(systems, plan, &mut pending, world, errors, removals);
+            apply(systems, plan, pending, world, errors, removals);
             // It defers nothing itself: what follows starts after it.
             pending.batches = at + 1..at + 1;
             let slot = &mut systems[batch[0]];
             let start = ticks();
-            let this_run = world.advance_change_tick();
-            let run_ticks = slot.last_run.ticks(this_run);
+            let mut this_run = None;
             let result = panic::catch_unwind(AssertUnwindSafe(|| {
-                slot.system.run_exclusive(world, run_ticks)
+                let tick = *this_run.insert(world.advance_change_tick());
+                slot.system.run_exclusive(world, slot.last_run.ticks(tick))
             }));
-            if matches!(result, Ok(Ok(()))) {
-                slot.last_run.ran(this_run);
+            if let (Ok(Ok(())), Some(tick)) = (&result, this_run) {
+                slot.last_run.ran(tick);
             }
             slot.timing.record(ticks().saturating_sub(start));
             // Its own `world.commands()` spawns are its world's, not the stage's.
             world.settle_reserved();
-            note(&mut outcome, &slot.name, result)
+            note(outcome, &slot.name, result)
         } else {
             pending.batches.end = at + 1;
-            run_batch(systems, batch, world, options, &mut pending, &mut outcome)
+            run_batch(systems, batch, world, options, pending, outcome)
         };
         if let Some(payload) = panicked {
-            drop_pending(systems, plan, &mut pending, world);
             panic::resume_unwind(payload);
         }
     }
-    apply(systems, plan, &mut pending, world, errors, removals);
-    outcome
+    apply(systems, plan, pending, world, errors, removals);
 }
 
 /// Runs one batch of systems that do not conflict, and returns the first panic.
@@ -320,16 +356,19 @@ unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
         last_run,
         ..
     } = slot;
-    // Each system of a batch takes a tick of its own; those running at once
-    // touch no common data, so their order among themselves is moot.
-    let this_run = world.advance_change_tick();
-    let run_ticks = last_run.ticks(this_run);
+    let mut this_run = None;
+    // The tick is taken inside the guard: past the counter's limit taking it
+    // panics, and that panic is this run's like any other.
     let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        // Each system of a batch takes a tick of its own; those running at
+        // once touch no common data, so their order among themselves is moot.
+        let tick = *this_run.insert(world.advance_change_tick());
+        let run_ticks = last_run.ticks(tick);
         // SAFETY: forwarded from the caller.
         unsafe { system.run(SystemWorld::new(world, Some(lane), run_ticks)) }
     }));
-    if matches!(result, Ok(Ok(()))) {
-        last_run.ran(this_run);
+    if let (Ok(Ok(())), Some(tick)) = (&result, this_run) {
+        last_run.ran(tick);
     }
     result
 }
@@ -359,7 +398,12 @@ fn apply(
     errors: &mut Vec<CommandError>,
     removals: &mut Vec<(String, String)>,
 ) {
-    world.settle_reserved_except(&pending.holes, |_| {});
+    // Every id reserved since the last sync point, by reservation number;
+    // the holes are made nothing.
+    let mut made = vec![None; world.reserved_count() as usize];
+    world.settle_reserved_except(&pending.holes, |number, entity| {
+        made[number as usize] = Some(entity);
+    });
     pending.holes.clear();
     let mut asked = Vec::new();
     for (applied_before, i) in pending.in_order(plan).enumerate() {
@@ -380,7 +424,21 @@ fn apply(
             // A command panicked. The buffers not applied yet (this one's
             // rest included) name ids reserved in this world for this frame:
             // kept, they would apply next frame to whatever entities hold
-            // those ids then, in whatever world the schedule runs on.
+            // those ids then, in whatever world the schedule runs on. The
+            // ids the later systems' spawns reserved are alive and hold
+            // nothing: despawned, as a panicking system's are. (This
+            // system's buffer despawned its own on the way out.)
+            for later in pending.in_order(plan).skip(applied_before + 1) {
+                let lane = &mut systems[later].lane;
+                for n in 0..lane.used() {
+                    let Some(entity) = made[lane.number(n) as usize] else {
+                        continue;
+                    };
+                    let _ = panic::catch_unwind(AssertUnwindSafe(|| {
+                        let _ = world.despawn(entity);
+                    }));
+                }
+            }
             discard_pending(systems, plan, pending, applied_before);
             panic::resume_unwind(payload);
         }
@@ -406,7 +464,7 @@ fn discard_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pendin
 fn drop_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, world: &mut World) {
     discard_pending(systems, plan, pending, 0);
     let mut made = Vec::new();
-    world.settle_reserved_except(&pending.holes, |entity| made.push(entity));
+    world.settle_reserved_except(&pending.holes, |_, entity| made.push(entity));
     pending.holes.clear();
     for entity in made {
         let _ = world.despawn(entity);

@@ -184,11 +184,19 @@ impl Storages {
         self.typed_mut::<T>(id)
     }
 
+    /// Rewrites the `#[entity]` fields of every value through `map`.
+    pub(crate) fn map_entities(&mut self, map: &EntityMap) {
+        for cell in &mut self.cells {
+            cell.erased_mut().map_entities(map);
+        }
+    }
+
     /// Moves every component of `other` into these storages, each for the
     /// entity `map` gives its owner, as added at `tick`; a type seen here for
-    /// the first time is registered. Every value's `#[entity]` fields are
-    /// rewritten through `map` before anything moves. Then `moved` is told,
-    /// per type, its id here and the entities that arrived, in dense order.
+    /// the first time is registered. The values move as they are: their
+    /// `#[entity]` fields are the caller's to rewrite first
+    /// ([`map_entities`](Self::map_entities)). Then `moved` is told, per
+    /// type, its id here and the entities that arrived, in dense order.
     ///
     /// `other` is left with empty storages.
     pub(crate) fn absorb(
@@ -198,9 +206,6 @@ impl Storages {
         tick: u64,
         mut moved: impl FnMut(ComponentId, &[Entity]),
     ) {
-        for cell in &mut other.cells {
-            cell.erased_mut().map_entities(map);
-        }
         for (cell, info) in other.cells.iter_mut().zip(&other.infos) {
             let id = match self.index.get(info.type_id()) {
                 Some((id, _)) => id,

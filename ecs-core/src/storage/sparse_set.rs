@@ -6,6 +6,7 @@ use core::ptr::NonNull;
 use super::sparse_index::{SparseIndex, SparseSlot};
 use crate::component::Component;
 use crate::entity::{Entity, EntityMap};
+use crate::util::DeferredPanic;
 
 /// The ids a batch spawn's run gives the values it wrote past the end of a
 /// storage ([`SparseSet::commit_run`]).
@@ -289,7 +290,9 @@ impl<T: Component> SparseSet<T> {
     }
 
     /// Removes every component. Values are dropped after the index is emptied,
-    /// so a panicking `Drop` leaves a consistent, empty set behind.
+    /// so a panicking `Drop` leaves a consistent, empty set behind; every
+    /// value is dropped even past panicking `Drop`s, and the first panic
+    /// resumes once the set is empty.
     pub(crate) fn clear(&mut self) {
         self.reorders += 1;
         for entity in self.entities.drain(..) {
@@ -297,7 +300,9 @@ impl<T: Component> SparseSet<T> {
         }
         self.added.clear();
         self.changed.clear();
-        self.data.clear();
+        let mut panics = DeferredPanic::default();
+        panics.drop_each(self.data.drain(..));
+        panics.resume();
     }
 
     /// Rewrites the entity ids held inside every value through `map`
@@ -422,6 +427,16 @@ impl<T: Component> SparseSet<T> {
             self.entities.len(),
             "one sparse slot per held entity"
         );
+    }
+}
+
+impl<T> Drop for SparseSet<T> {
+    /// Drops every value even past panicking `Drop`s, then resumes the first
+    /// panic: a `Vec`'s own drop would abort the process at the second.
+    fn drop(&mut self) {
+        let mut panics = DeferredPanic::default();
+        panics.drop_each(self.data.drain(..));
+        panics.resume();
     }
 }
 

@@ -13,7 +13,7 @@ use core::fmt;
 use crate::access::AccessMode;
 use crate::error::Error;
 use crate::event::{EventCursor, EventIter, Events};
-use crate::world::World;
+use crate::world::{CommandQueue, World};
 
 use super::access::SystemAccess;
 use super::param::{SystemParam, SystemWorld};
@@ -321,5 +321,12 @@ unsafe impl<E: Send + Sync + 'static> SystemParam for EventReader<'_, E> {
             .ok_or_else(Error::missing_resource::<Events<E>>)?;
         cursor.begin_run(events);
         Ok(EventReader { cursor, events })
+    }
+
+    /// An observer's reader holds nothing back between runs (see the
+    /// [`event`](crate::event) module): it defers nothing, and lets go of its
+    /// registration.
+    fn defer(cursor: &mut EventCursor<E>, _: &mut CommandQueue) {
+        cursor.release();
     }
 }

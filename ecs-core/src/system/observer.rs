@@ -1,6 +1,7 @@
 //! Functions and closures as observers: a trigger first, then system params.
 
 use core::marker::PhantomData;
+use std::panic::{self, AssertUnwindSafe};
 
 use crate::entity::Entity;
 use crate::error::Error;
@@ -100,18 +101,29 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
         entity: Entity,
         deferred: &mut CommandQueue,
     ) -> Result<(), Error> {
-        F::Param::prepare(&mut self.state, world);
-        let this_run = world.advance_change_tick();
-        let ticks = self.last_run.ticks(this_run);
-        let state = &mut self.state;
-        // SAFETY: the world is borrowed exclusively for the whole run, and the
-        // params' access was checked free of clashes when the observer was
-        // made, so no two of them reach the same data where one writes.
-        let params = unsafe { F::Param::fetch(state, SystemWorld::new(world, None, ticks))? };
-        self.function.call(F::Trigger::new(entity), params);
-        self.last_run.ran(this_run);
+        let Self {
+            function,
+            state,
+            last_run,
+            ..
+        } = self;
+        let ran = panic::catch_unwind(AssertUnwindSafe(|| {
+            F::Param::prepare(state, world);
+            let this_run = world.advance_change_tick();
+            let ticks = last_run.ticks(this_run);
+            // SAFETY: the world is borrowed exclusively for the whole run, and
+            // the params' access was checked free of clashes when the observer
+            // was made, so no two of them reach the same data where one writes.
+            let params = unsafe { F::Param::fetch(state, SystemWorld::new(world, None, ticks))? };
+            function.call(F::Trigger::new(entity), params);
+            last_run.ran(this_run);
+            Ok(())
+        }));
+        // Whatever the run came to: what its params recorded leaves the
+        // state (the caller drops it if the run panicked), and what they
+        // hold between runs is let go.
         F::Param::defer(&mut self.state, deferred);
-        Ok(())
+        ran.unwrap_or_else(|payload| panic::resume_unwind(payload))
     }
 }
 

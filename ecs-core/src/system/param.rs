@@ -155,10 +155,14 @@ pub unsafe trait SystemParam: Sized {
         let _ = state;
     }
 
-    /// Moves what the param deferred (commands) into `queue`, unapplied:
-    /// an observer's commands wait there until the call that triggered it
-    /// is done. A param that defers anything moves it here, as it applies
-    /// it in [`apply`](Self::apply).
+    /// Ends a run of an observer: moves what the param deferred (commands)
+    /// into `queue`, unapplied, where an observer's commands wait until the
+    /// call that triggered it is done. A param that defers anything moves
+    /// it here, as it applies it in [`apply`](Self::apply). A param that
+    /// holds anything of the world back between its system's runs (an event
+    /// reader's registration) lets go of it here: an observer runs at no set
+    /// time. Called after every run of an observer, one that failed or
+    /// panicked included.
     fn defer(state: &mut Self::State, queue: &mut CommandQueue) {
         let _ = (state, queue);
     }

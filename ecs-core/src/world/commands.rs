@@ -8,12 +8,13 @@
 //! `Commands` param.
 
 use core::fmt;
+use std::panic::{self, AssertUnwindSafe};
 
 use crate::bundle::Bundle;
 use crate::component::Component;
 use crate::entity::{Entities, Entity};
 use crate::error::Error;
-use crate::util::SyncCell;
+use crate::util::{DeferredPanic, SyncCell};
 
 use super::World;
 
@@ -27,6 +28,12 @@ enum Command {
     Remove {
         entity: Entity,
         remove: fn(&mut World, Entity) -> Result<(), Error>,
+    },
+    /// Gives the reserved `entity` its bundle: until it applies, the entity
+    /// is alive (once reserved ids are settled) and holds nothing.
+    Spawn {
+        entity: Entity,
+        call: SyncCell<Call>,
     },
     /// In a `SyncCell`, so that a world holding a queue stays `Sync`.
     Call(SyncCell<Call>),
@@ -65,6 +72,16 @@ impl fmt::Debug for CommandQueue {
     }
 }
 
+impl Command {
+    /// The entity a spawn gives its bundle; `None` for other commands.
+    fn spawned(&self) -> Option<Entity> {
+        match self {
+            Command::Spawn { entity, .. } => Some(*entity),
+            _ => None,
+        }
+    }
+}
+
 impl CommandQueue {
     /// Whether no command or removal waits.
     pub(crate) fn is_empty(&self) -> bool {
@@ -75,24 +92,70 @@ impl CommandQueue {
     /// error of each one that could not apply (its entity died meanwhile);
     /// the rest still apply. Ids reserved by [`Commands::spawn`] become alive
     /// first. System removals stay queued for the schedule to take.
+    ///
+    /// # Panics
+    /// Resumes the panic of a command once the commands after it are
+    /// dropped unapplied and the entities of the spawns that did not apply
+    /// (the panicking one included) are despawned: those were alive with
+    /// nothing, or half a bundle, under ids nobody spawned.
     pub(crate) fn apply(&mut self, world: &mut World, mut failed: impl FnMut(Error)) {
         world.settle_reserved();
-        for command in core::mem::take(&mut self.commands) {
-            let result = match command {
-                Command::Despawn(entity) => world.despawn(entity),
-                Command::Remove { entity, remove } => remove(world, entity),
-                Command::Call(call) => call.into_inner()(world),
-            };
-            if let Err(error) = result {
-                failed(error);
+        let mut commands = core::mem::take(&mut self.commands).into_iter();
+        let mut spawning = None;
+        let applied = panic::catch_unwind(AssertUnwindSafe(|| {
+            for command in commands.by_ref() {
+                let result = match command {
+                    Command::Despawn(entity) => world.despawn(entity),
+                    Command::Remove { entity, remove } => remove(world, entity),
+                    Command::Spawn { entity, call } => {
+                        spawning = Some(entity);
+                        let result = call.into_inner()(world);
+                        spawning = None;
+                        result
+                    }
+                    Command::Call(call) => call.into_inner()(world),
+                };
+                if let Err(error) = result {
+                    failed(error);
+                }
             }
+        }));
+        if let Err(payload) = applied {
+            let mut panics = DeferredPanic::default();
+            panics.keep(Err(payload));
+            let mut unmade: Vec<Entity> = spawning.into_iter().collect();
+            unmade.extend(commands.as_slice().iter().filter_map(Command::spawned));
+            panics.drop_each(commands);
+            for entity in unmade {
+                // Its `OnRemove` observers may panic too; the first panic wins.
+                panics.run(|| drop(world.despawn(entity)));
+            }
+            panics.resume();
         }
     }
 
-    /// Drops every recorded command unapplied.
+    /// Drops every recorded command unapplied, every one even past panicking
+    /// `Drop`s of the values they hold; the first such panic resumes.
     pub(crate) fn discard(&mut self) {
-        self.commands.clear();
         self.removals.clear();
+        let mut panics = DeferredPanic::default();
+        panics.drop_each(self.commands.drain(..));
+        panics.resume();
+    }
+
+    /// Drops every recorded command unapplied, as [`discard`](Self::discard)
+    /// does, and despawns the entities its spawns reserved: once reserved
+    /// ids settle they are alive, and would hold nothing. What an observer
+    /// whose call is abandoned (or whose run panicked) recorded goes this way.
+    pub(crate) fn abandon(&mut self, world: &mut World) {
+        world.settle_reserved();
+        let unmade: Vec<Entity> = self.commands.iter().filter_map(Command::spawned).collect();
+        let mut panics = DeferredPanic::default();
+        panics.run(|| self.discard());
+        for entity in unmade {
+            panics.run(|| drop(world.despawn(entity)));
+        }
+        panics.resume();
     }
 
     /// The names of the systems to remove, leaving none queued.
@@ -302,7 +365,12 @@ impl<'w> Commands<'w> {
             Some(lane) => lane.reserve(self.entities),
             None => self.entities.reserve_one(),
         };
-        self.add_fallible(move |world| world.insert_bundle(entity, bundle));
+        self.queue.commands.push(Command::Spawn {
+            entity,
+            call: SyncCell::new(Box::new(move |world: &mut World| {
+                world.insert_bundle(entity, bundle)
+            })),
+        });
         entity
     }
 
@@ -504,6 +572,11 @@ impl World {
     /// meanwhile); the rest applied. System removals stay queued until a
     /// schedule runs.
     ///
+    /// # Panics
+    /// With the panic of a command, once the commands before it have
+    /// applied and those after it are dropped unapplied; an id a spawn
+    /// that did not apply reserved is despawned, not left alive and empty.
+    ///
     /// ```
     /// # use ecs_core::prelude::*;
     /// let mut world = World::new();
@@ -528,11 +601,11 @@ impl World {
     }
 
     /// Makes the ids reserved by [`Commands::spawn`] alive, with no
-    /// components yet, so that commands naming them apply; `made` gets each,
-    /// in reservation-number order. The numbers in `unused` (ascending),
+    /// components yet, so that commands naming them apply; `made` gets each
+    /// with its reservation number, in that order. The numbers in `unused` (ascending),
     /// which nobody was given, spend no slot and no version (see
     /// `Entities::settle_except`).
-    pub(crate) fn settle_reserved_except(&mut self, unused: &[u32], made: impl FnMut(Entity)) {
+    pub(crate) fn settle_reserved_except(&mut self, unused: &[u32], made: impl FnMut(u32, Entity)) {
         self.data.entities.settle_except(unused, made);
     }
 

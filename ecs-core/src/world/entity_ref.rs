@@ -1,14 +1,17 @@
 //! Handles to one live entity that borrow their world.
 //!
 //! A handle can never outlive its world, and while an [`EntityMut`] exists
-//! nothing else can despawn its entity: the borrow checker enforces what a weak
-//! reference checks at run time in other engines.
+//! nothing but its own calls can change the world: the borrow checker
+//! enforces what a weak reference checks at run time in other engines. Those
+//! calls run observers, whose commands may despawn the entity or replace the
+//! world, so an `EntityMut` checks before every use.
 
 use super::World;
 use crate::bundle::Bundle;
 use crate::component::{Component, ComponentInfo};
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::view::WorldId;
 
 /// A read-only handle to a live entity, from [`World::entity`].
 ///
@@ -106,8 +109,13 @@ impl<'w> EntityRef<'w> {
 
 /// A read-write handle to a live entity, from [`World::entity_mut`].
 ///
-/// While it exists, its entity stays alive: only the handle itself can despawn
-/// it, and [`despawn`](Self::despawn) consumes the handle.
+/// Nothing but the handle's own calls can change its world while it exists,
+/// but those calls run observers, and an observer's commands may despawn the
+/// entity (or replace the whole world). Every method therefore checks first:
+/// once the entity is gone, or the world behind the handle is not the one it
+/// came from, each answers with the error naming the entity
+/// ([`Error::Despawned`], [`Error::NeverSpawned`] for another world) and
+/// changes nothing.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -120,7 +128,7 @@ impl<'w> EntityRef<'w> {
 /// let mut handle = world.entity_mut(e)?;
 /// handle.get_mut::<Health>()?.0 -= 5;
 /// if handle.get::<Health>()?.0 <= 0 {
-///     handle.despawn();
+///     handle.despawn()?;
 /// }
 /// assert!(!world.is_alive(e));
 /// # Ok::<(), Error>(())
@@ -128,11 +136,31 @@ impl<'w> EntityRef<'w> {
 pub struct EntityMut<'w> {
     world: &'w mut World,
     entity: Entity,
+    /// The world the entity belongs to: an observer may have swapped
+    /// another into `*world` since.
+    home: WorldId,
 }
 
 impl<'w> EntityMut<'w> {
     pub(crate) fn new(world: &'w mut World, entity: Entity) -> Self {
-        Self { world, entity }
+        let home = world.data.id;
+        Self {
+            world,
+            entity,
+            home,
+        }
+    }
+
+    /// `Ok` while the world behind the handle is the entity's own; whether
+    /// the entity is still alive there is the world method's to check.
+    fn at_home(&self) -> Result<(), Error> {
+        if self.world.data.id == self.home {
+            Ok(())
+        } else {
+            Err(Error::NeverSpawned {
+                entity: self.entity,
+            })
+        }
     }
 
     /// The entity's id.
@@ -161,6 +189,7 @@ impl<'w> EntityMut<'w> {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn get<T: Component>(&self) -> Result<&T, Error> {
+        self.at_home()?;
         self.world.get(self.entity)
     }
 
@@ -180,10 +209,11 @@ impl<'w> EntityMut<'w> {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn get_mut<T: Component>(&mut self) -> Result<T::Mut<'_>, Error> {
+        self.at_home()?;
         self.world.get_mut::<T>(self.entity)
     }
 
-    /// Whether the entity has a `T`.
+    /// Whether the entity has a `T`; false once it is gone.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -196,11 +226,13 @@ impl<'w> EntityMut<'w> {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn contains<T: Component>(&self) -> bool {
-        self.world.contains::<T>(self.entity)
+        self.at_home().is_ok() && self.world.contains::<T>(self.entity)
     }
 
     /// Gives the entity `component`, returning the value it replaces.
-    /// Cannot fail: the entity is alive while the handle exists.
+    ///
+    /// Fails, changing nothing, once an observer has despawned the entity
+    /// or replaced the world (see [`EntityMut`]).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -210,17 +242,19 @@ impl<'w> EntityMut<'w> {
     /// let mut world = World::new();
     /// let e = world.spawn(());
     /// let mut handle = world.entity_mut(e)?;
-    /// assert_eq!(handle.insert(Level(1)), None);
-    /// assert_eq!(handle.insert(Level(2)), Some(Level(1)));
+    /// assert_eq!(handle.insert(Level(1))?, None);
+    /// assert_eq!(handle.insert(Level(2))?, Some(Level(1)));
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn insert<T: Component>(&mut self, component: T) -> Option<T> {
-        self.world
-            .insert(self.entity, component)
-            .expect("an EntityMut's entity is alive while the handle exists")
+    pub fn insert<T: Component>(&mut self, component: T) -> Result<Option<T>, Error> {
+        self.at_home()?;
+        self.world.insert(self.entity, component)
     }
 
     /// Gives the entity every component of `bundle`.
+    ///
+    /// Fails, changing nothing, once an observer has despawned the entity
+    /// or replaced the world (see [`EntityMut`]).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -231,17 +265,16 @@ impl<'w> EntityMut<'w> {
     ///
     /// let mut world = World::new();
     /// let e = world.spawn(());
-    /// world.entity_mut(e)?.insert_bundle((A, B));
+    /// world.entity_mut(e)?.insert_bundle((A, B))?;
     /// assert!(world.contains::<B>(e));
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn insert_bundle<B: Bundle>(&mut self, bundle: B) {
-        self.world
-            .insert_bundle(self.entity, bundle)
-            .expect("an EntityMut's entity is alive while the handle exists");
+    pub fn insert_bundle<B: Bundle>(&mut self, bundle: B) -> Result<(), Error> {
+        self.at_home()?;
+        self.world.insert_bundle(self.entity, bundle)
     }
 
-    /// Takes `T` away from the entity, or fails if it has none.
+    /// Takes `T` away from the entity, or fails if it has none (or is gone).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -256,10 +289,12 @@ impl<'w> EntityMut<'w> {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn remove<T: Component>(&mut self) -> Result<T, Error> {
+        self.at_home()?;
         self.world.remove(self.entity)
     }
 
-    /// The component types the entity holds.
+    /// The component types the entity holds, or the error naming it once
+    /// it is gone.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -268,42 +303,43 @@ impl<'w> EntityMut<'w> {
     ///
     /// let mut world = World::new();
     /// let e = world.spawn(A);
-    /// assert_eq!(world.entity_mut(e)?.components().count(), 1);
+    /// assert_eq!(world.entity_mut(e)?.components()?.count(), 1);
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn components(&self) -> impl Iterator<Item = &ComponentInfo> + '_ {
-        self.world
-            .components_of(self.entity)
-            .expect("an EntityMut's entity is alive while the handle exists")
+    pub fn components(&self) -> Result<impl Iterator<Item = &ComponentInfo> + '_, Error> {
+        self.at_home()?;
+        self.world.components_of(self.entity)
     }
 
-    /// Despawns the entity, consuming the handle.
+    /// Despawns the entity, consuming the handle; fails, changing nothing,
+    /// once an observer has despawned it or replaced the world.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
     /// let mut world = World::new();
     /// let e = world.spawn(());
-    /// world.entity_mut(e)?.despawn();
+    /// world.entity_mut(e)?.despawn()?;
     /// assert!(world.is_empty());
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn despawn(self) {
-        self.world
-            .despawn(self.entity)
-            .expect("an EntityMut's entity is alive while the handle exists");
+    pub fn despawn(self) -> Result<(), Error> {
+        self.at_home()?;
+        self.world.despawn(self.entity)
     }
 
-    /// A read-only handle to the same entity.
+    /// A read-only handle to the same entity, or the error naming it once
+    /// it is gone.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
     /// let mut world = World::new();
     /// let e = world.spawn(());
     /// let handle = world.entity_mut(e)?;
-    /// assert_eq!(handle.as_ref().id(), e);
+    /// assert_eq!(handle.as_ref()?.id(), e);
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn as_ref(&self) -> EntityRef<'_> {
-        EntityRef::new(self.world, self.entity)
+    pub fn as_ref(&self) -> Result<EntityRef<'_>, Error> {
+        self.at_home()?;
+        self.world.entity(self.entity)
     }
 }

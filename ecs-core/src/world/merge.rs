@@ -32,6 +32,11 @@ impl World {
     ///   merged component, after the whole merge is done, so each sees the
     ///   finished world; their commands apply before `merge` returns. This
     ///   world's groups take in the merged entities.
+    /// - **All or nothing.** The `#[entity]` fields are rewritten before this
+    ///   world changes at all: should a hand-written
+    ///   [`MapEntities`](crate::MapEntities) panic, the panic reaches the
+    ///   caller with this world exactly as it was (no id taken, nothing
+    ///   moved, no observer run), and `other` is dropped, each value once.
     /// - What does not move: `other`'s observers, its groups and its
     ///   allocator state (free slots, versions). Commands recorded with
     ///   `other.commands()` and not yet flushed are applied to `other` first;
@@ -69,11 +74,12 @@ impl World {
     pub fn merge(&mut self, mut other: World) -> EntityMap {
         drop(other.flush());
         other.data.entities.settle(|_| {});
-        let (_, mut structural) = self.split();
-        let map = structural.absorb(&other.data.entities, &mut other.data.storages);
-        let adopted = self.data.resources.adopt_absent(&mut other.data.resources);
-        self.events.adopt(&other.events, &adopted);
-        self.dispatch_fired();
-        map
+        self.dispatching(|world| {
+            let (_, mut structural) = world.split();
+            let map = structural.absorb(&other.data.entities, &mut other.data.storages);
+            let adopted = world.data.resources.adopt_absent(&mut other.data.resources);
+            world.events.adopt(&other.events, &adopted);
+            map
+        })
     }
 }

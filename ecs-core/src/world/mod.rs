@@ -28,6 +28,7 @@ use crate::component::{Component, ComponentInfo};
 use crate::entity::{DeadEntity, Entities, Entity, Liveness};
 use crate::error::Error;
 use crate::event::EventRegistry;
+use crate::util::DeferredPanic;
 use crate::view::{Exclusive, WorldData, WorldView};
 
 pub use commands::{CommandQueue, Commands};
@@ -118,11 +119,11 @@ impl World {
     /// ```
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        let (bundles, mut structural) = self.split();
-        let info = bundles.of::<B>(structural.storages);
-        let entity = structural.spawn(info, bundle);
-        self.dispatch_fired();
-        entity
+        self.dispatching(|world| {
+            let (bundles, mut structural) = world.split();
+            let info = bundles.of::<B>(structural.storages);
+            structural.spawn(info, bundle)
+        })
     }
 
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
@@ -152,10 +153,11 @@ impl World {
     {
         let bundles = bundles.into_iter();
         let mut spawned = Vec::with_capacity(bundles.size_hint().0);
-        let (infos, mut structural) = self.split();
-        let info = infos.of::<B>(structural.storages);
-        structural.spawn_many(info, bundles, &mut spawned);
-        self.dispatch_fired();
+        self.dispatching(|world| {
+            let (infos, mut structural) = world.split();
+            let info = infos.of::<B>(structural.storages);
+            structural.spawn_many(info, bundles, &mut spawned);
+        });
         spawned
     }
 
@@ -183,10 +185,11 @@ impl World {
     ) -> Result<Option<T>, Error> {
         self.data.entities.check(entity)?;
         let (id, set) = self.data.storages.register_root::<T>();
-        // SAFETY: `register_root` gave `set` as the root of `id`'s storage in
-        // this world's storages, which the funnel borrows.
-        let replaced = unsafe { self.split().1.insert_into(id, set, entity, component) };
-        self.dispatch_fired();
+        let replaced = self.dispatching(|world| {
+            // SAFETY: `register_root` gave `set` as the root of `id`'s storage
+            // in this world's storages, which the funnel borrows.
+            unsafe { world.split().1.insert_into(id, set, entity, component) }
+        });
         Ok(replaced)
     }
 
@@ -207,10 +210,11 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.data.entities.check(entity)?;
-        let (bundles, mut structural) = self.split();
-        let ids = &bundles.of::<B>(structural.storages).ids;
-        structural.insert_bundle(ids, bundle, entity);
-        self.dispatch_fired();
+        self.dispatching(|world| {
+            let (bundles, mut structural) = world.split();
+            let ids = &bundles.of::<B>(structural.storages).ids;
+            structural.insert_bundle(ids, bundle, entity);
+        });
         Ok(())
     }
 
@@ -399,7 +403,9 @@ impl World {
     }
 
     /// Despawns every entity. Every handle handed out so far becomes stale;
-    /// the storages keep their memory for reuse.
+    /// the storages keep their memory for reuse. The `OnRemove` observers of
+    /// every component run first; what their commands spawn applies after
+    /// the clear and stays, as after [`despawn`](Self::despawn).
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -413,9 +419,16 @@ impl World {
     /// assert_eq!(world.spawn(()).version(), 2);
     /// ```
     pub fn clear(&mut self) {
-        let observed = self.announce_clear();
-        self.split().1.clear();
-        self.apply_observer_commands(observed);
+        // Ids reserved so far are handed out already: they become alive and
+        // go with the rest. Those the `OnRemove` observers reserve from here
+        // on stay, for their commands apply after the clear.
+        self.settle_reserved();
+        if self.observers.follow_removals() {
+            let observed = self.announce_clear();
+            self.clear_observed(observed);
+        } else {
+            self.split().1.clear();
+        }
     }
 
     /// A read-only handle to a live entity.
@@ -446,9 +459,9 @@ impl World {
     /// let mut world = World::new();
     /// let e = world.spawn(());
     /// let mut handle = world.entity_mut(e)?;
-    /// handle.insert(Health(3));
+    /// handle.insert(Health(3))?;
     /// handle.get_mut::<Health>()?.0 += 1;
-    /// handle.despawn();
+    /// handle.despawn()?;
     /// assert!(!world.is_alive(e));
     /// # Ok::<(), Error>(())
     /// ```
@@ -609,6 +622,26 @@ fn lookup_error_of<T: Component>(entity: Entity, liveness: Liveness) -> Error {
             despawned: dead == Liveness::Despawned,
         }
         .into(),
+    }
+}
+
+impl Drop for World {
+    /// Drops every value the world owns (components, then resources, pending
+    /// commands and observers with their state) even past panicking `Drop`s,
+    /// then resumes the first panic once: left to the fields' own drop glue,
+    /// a second panicking value would be dropped while the first unwinds,
+    /// which aborts the process.
+    fn drop(&mut self) {
+        let mut panics = DeferredPanic::default();
+        let storages = core::mem::take(&mut self.data.storages);
+        panics.run(|| drop(storages));
+        let resources = core::mem::take(&mut self.data.resources);
+        panics.run(|| drop(resources));
+        let commands = core::mem::take(&mut self.commands);
+        panics.run(|| drop(commands));
+        let observers = core::mem::take(&mut self.observers);
+        panics.run(|| drop(observers));
+        panics.resume();
     }
 }
 

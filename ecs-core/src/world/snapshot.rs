@@ -89,7 +89,8 @@ impl World {
     /// holds keep this world's value. Returns where each saved id went.
     ///
     /// All or nothing: the snapshot is read and checked in full first, so
-    /// on an error this world is exactly as it was.
+    /// on an error this world is exactly as it was; the merge that follows
+    /// is all or nothing too, should a `MapEntities` panic.
     ///
     /// ```
     /// use ecs_core::prelude::*;

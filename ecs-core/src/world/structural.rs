@@ -333,11 +333,22 @@ impl Structural<'_> {
     /// tick. Masks are set and the hooks told of each arrival, after all of
     /// them are in place. Returns where each entity went; `storages` is left
     /// empty.
+    ///
+    /// All or nothing: the `#[entity]` fields of the incoming values are
+    /// rewritten (user code, which may panic) to the ids the allocator will
+    /// hand out before anything here changes.
     pub(crate) fn absorb(&mut self, entities: &Entities, storages: &mut Storages) -> EntityMap {
+        self.entities.settle(|_| {});
         let mut map = EntityMap::with_slots(entities.slot_count());
+        for (g, old) in entities.iter_alive().enumerate() {
+            let g = u32::try_from(g).expect("a world holds fewer than 2^32 entities");
+            map.insert(old, self.entities.peek_alloc(g));
+        }
+        storages.map_entities(&map);
         self.entities.reserve(entities.len());
         for old in entities.iter_alive() {
-            map.insert(old, self.entities.alloc());
+            let new = self.entities.alloc();
+            debug_assert_eq!(map.get(old), Some(new), "the id peeked for {old:?}");
         }
         self.move_in(storages, &map);
         map

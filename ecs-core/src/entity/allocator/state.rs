@@ -199,7 +199,7 @@ mod tests {
     fn a_vacant_slot_round_trips() {
         let mut original = Entities::default();
         let ids: Vec<_> = (0..3).map(|_| original.reserve_one()).collect();
-        original.settle_except(&[1], |_| {});
+        original.settle_except(&[1], |_, _| {});
         let (slots, free) = export(&original);
         assert_eq!(slots, [(1, true), (0, false), (1, true)]);
         let mut restored = Entities::import(&slots, free).unwrap();

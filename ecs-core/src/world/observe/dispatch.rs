@@ -1,20 +1,61 @@
 //! Dispatching: running the observers of the events a structural call made,
 //! and applying their commands before the call returns.
+//!
+//! Under panics: what a call changed stays changed and is announced.
+//! Additions are dispatched even when the call panics after making them (a
+//! panicking `Drop`, a batch's iterator): [`World::dispatching`] runs their
+//! observers before the panic goes on, never during a later call. A removal
+//! whose `Drop` panics still finishes, and its `OnRemove` observers'
+//! commands apply before the panic goes on. A panicking observer stops the
+//! dispatch of its call instead: the observers after it do not run, a
+//! removal it ran before does not happen, and every command the call's
+//! observers recorded is abandoned (dropped, the ids its spawns reserved
+//! despawned, so none is left alive and empty).
 
 use core::panic::AssertUnwindSafe;
-use std::panic::{catch_unwind, resume_unwind};
+use std::panic::catch_unwind;
 use std::sync::Arc;
 
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::observer::{Fired, TriggerKind};
-use crate::util::SyncCell;
+use crate::util::{DeferredPanic, PanicPayload, SyncCell};
 
 use super::super::{CommandQueue, World, structural::Structural};
 use super::{MAX_OBSERVER_DEPTH, ObserverCommands};
 
+/// Holds a world through a structural call, so that should the call unwind
+/// before its dispatch, the additions it made are still dispatched (and
+/// their observers' commands applied) before the panic goes on to the
+/// caller. A panic of an observer then is dropped: raising it while the
+/// call's own unwinds would abort the process, and the call's reaches the
+/// caller anyway.
+struct DispatchOnUnwind<'w>(Option<&'w mut World>);
+
+impl Drop for DispatchOnUnwind<'_> {
+    fn drop(&mut self) {
+        // Only reached with the world while unwinding: the call's normal
+        // end takes it back first.
+        if let Some(world) = self.0.take() {
+            let _ = catch_unwind(AssertUnwindSafe(|| world.dispatch_fired()));
+        }
+    }
+}
+
 impl World {
+    /// Makes the structural change `call` and then dispatches what it
+    /// recorded, also when `call` panics (before the panic resumes).
+    /// Inlined: a drop flag's worth of work on the normal path.
+    #[inline(always)]
+    pub(in crate::world) fn dispatching<R>(&mut self, call: impl FnOnce(&mut World) -> R) -> R {
+        let mut guard = DispatchOnUnwind(Some(self));
+        let result = call(guard.0.as_deref_mut().expect("the guard holds the world"));
+        let world = guard.0.take().expect("the guard holds the world");
+        world.dispatch_fired();
+        result
+    }
+
     /// Runs the observers of the additions the last structural call
     /// recorded, then applies their commands. Costs one load when nothing
     /// was recorded.
@@ -29,28 +70,36 @@ impl World {
     fn dispatch_fired_now(&mut self) {
         let mut fired = core::mem::take(&mut self.observers.fired);
         let mut commands = ObserverCommands::default();
+        let mut notified = Ok(());
         for event in fired.drain(..) {
-            // Only events of a call that panicked before its dispatch can
-            // name a component gone since; their observers never run.
+            // Observers never run for a component the entity no longer
+            // holds.
             if self
                 .data
                 .storages
                 .erased_by_id(event.component)
                 .contains(event.entity)
             {
-                self.notify(event, &mut commands);
+                notified = self.notify(event, &mut commands);
+                if notified.is_err() {
+                    break;
+                }
             }
         }
+        // The rest of a dispatch a panic stopped is dropped with it.
+        fired.clear();
         // Keep the buffer's memory for the next call.
         if self.observers.fired.is_empty() {
             self.observers.fired = fired;
         }
+        self.abandon_on_panic(notified, &mut commands);
         self.apply_observer_commands(commands);
     }
 
     /// Takes component `id` (which must be `T`'s) away from the live
     /// `entity` with its `OnRemove` observers run first, while it is still
-    /// there, and their commands applied after.
+    /// there, and their commands applied after. Should one of them panic,
+    /// nothing is removed and their commands are dropped.
     #[inline(never)]
     pub(in crate::world) fn remove_observed<T: Component>(
         &mut self,
@@ -70,7 +119,8 @@ impl World {
                 component: id,
                 entity,
             };
-            self.notify(event, &mut commands);
+            let announced = self.notify(event, &mut commands);
+            self.abandon_on_panic(announced, &mut commands);
         }
         let removed = self.split().1.remove(id, entity);
         self.apply_observer_commands(commands);
@@ -79,17 +129,24 @@ impl World {
 
     /// Despawns the live `entity` with the `OnRemove` observers of every
     /// component it holds run first (in component id order), and their
-    /// commands applied after.
+    /// commands applied after, even when a `Drop` of the despawn panics.
+    /// Should an observer panic, nothing is despawned and their commands are
+    /// dropped.
     #[inline(never)]
     pub(in crate::world) fn despawn_observed(&mut self, entity: Entity) {
         let mut commands = ObserverCommands::default();
-        self.announce_despawn_now(entity, &mut commands);
-        self.split().1.despawn(entity);
-        self.apply_observer_commands(commands);
+        let announced = self.announce_despawn_now(entity, &mut commands);
+        self.abandon_on_panic(announced, &mut commands);
+        let despawned = catch_unwind(AssertUnwindSafe(|| self.split().1.despawn(entity)));
+        self.apply_after(despawned, commands);
     }
 
     #[inline(never)]
-    fn announce_despawn_now(&mut self, entity: Entity, commands: &mut ObserverCommands) {
+    fn announce_despawn_now(
+        &mut self,
+        entity: Entity,
+        commands: &mut ObserverCommands,
+    ) -> Result<(), PanicPayload> {
         let index = &self.observers.registry.index;
         let observed: Vec<ComponentId> =
             Structural::held(&self.data.storages, &self.data.masks, entity)
@@ -101,26 +158,71 @@ impl World {
                 component,
                 entity,
             };
-            self.notify(event, commands);
+            self.notify(event, commands)?;
         }
+        Ok(())
     }
 
     /// Runs the `OnRemove` observers of every component of every live
-    /// entity, entity by entity, before the world is cleared.
+    /// entity, entity by entity, before the world is cleared; should one
+    /// panic, the clear is abandoned: their commands are dropped and the
+    /// panic resumes.
     pub(in crate::world) fn announce_clear(&mut self) -> ObserverCommands {
         let mut commands = ObserverCommands::default();
         if self.observers.follow_removals() {
             let alive: Vec<Entity> = self.data.entities.iter_alive().collect();
-            for entity in alive {
-                self.announce_despawn_now(entity, &mut commands);
-            }
+            let announced = alive
+                .into_iter()
+                .try_for_each(|entity| self.announce_despawn_now(entity, &mut commands));
+            self.abandon_on_panic(announced, &mut commands);
         }
         commands
     }
 
+    /// Clears the world (after [`announce_clear`](Self::announce_clear)),
+    /// then applies the commands its observers recorded, even when a `Drop`
+    /// of the clear panics.
+    pub(in crate::world) fn clear_observed(&mut self, commands: ObserverCommands) {
+        let cleared = catch_unwind(AssertUnwindSafe(|| self.split().1.clear()));
+        self.apply_after(cleared, commands);
+    }
+
+    /// After an observer's panic (`notified`), abandons `commands` (dropped,
+    /// their spawns' ids despawned) and resumes the panic; does nothing when
+    /// all went well.
+    fn abandon_on_panic(
+        &mut self,
+        announced: Result<(), PanicPayload>,
+        commands: &mut ObserverCommands,
+    ) {
+        if let Err(payload) = announced {
+            let mut panics = DeferredPanic::default();
+            panics.keep(Err(payload));
+            for (_, mut queue) in commands.0.drain(..) {
+                panics.run(|| queue.abandon(self));
+            }
+            panics.resume();
+        }
+    }
+
+    /// Applies `commands` after a removal that finished, whether or not it
+    /// panicked on the way (`done`), then resumes its panic, if any.
+    fn apply_after(&mut self, done: Result<(), PanicPayload>, commands: ObserverCommands) {
+        let mut panics = DeferredPanic::default();
+        panics.keep(done);
+        panics.run(|| self.apply_observer_commands(commands));
+        panics.resume();
+    }
+
     /// Runs every observer of `event`, in registration order, collecting
-    /// their commands into `commands`.
-    fn notify(&mut self, event: Fired, commands: &mut ObserverCommands) {
+    /// the commands of each run into `commands`. A panicking run's commands
+    /// are abandoned, the observers after it do not run, and its panic is
+    /// handed back.
+    fn notify(
+        &mut self,
+        event: Fired,
+        commands: &mut ObserverCommands,
+    ) -> Result<(), PanicPayload> {
         if self.observers.depth >= MAX_OBSERVER_DEPTH {
             self.observers.errors.push(Error::ObserverRecursion {
                 trigger: format!(
@@ -131,7 +233,7 @@ impl World {
                 entity: event.entity,
                 depth: self.observers.depth,
             });
-            return;
+            return Ok(());
         }
         // Observers cannot register or remove observers while they run
         // (that takes `&mut World`, which only their commands get), so the
@@ -159,17 +261,22 @@ impl World {
             match outcome {
                 Ok(Ok(())) => {}
                 Ok(Err(error)) => self.observers.failed(&name, error),
-                Err(panic) => resume_unwind(panic),
+                Err(payload) => {
+                    commands.0.push((name, queue));
+                    return Err(payload);
+                }
             }
             if !queue.is_empty() {
                 commands.0.push((name, queue));
             }
         }
+        Ok(())
     }
 
     /// Applies the commands observers recorded during one call, observer
     /// by observer, one level deeper; a failed command is recorded as
-    /// [`Error::InObserver`].
+    /// [`Error::InObserver`]. Should a command panic, the queues not applied
+    /// yet are abandoned before the panic resumes.
     #[inline]
     pub(in crate::world) fn apply_observer_commands(&mut self, commands: ObserverCommands) {
         if !commands.0.is_empty() {
@@ -183,8 +290,9 @@ impl World {
         // world (`*world = World::new()`), whose counter starts at zero.
         let depth = self.observers.depth;
         self.observers.depth = depth + 1;
+        let mut queues = commands.0.into_iter();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            for (name, mut queue) in commands.0 {
+            for (name, mut queue) in queues.by_ref() {
                 let mut failed = Vec::new();
                 queue.apply(self, |error| failed.push(error));
                 self.commands.add_removals(queue.take_removals());
@@ -194,8 +302,13 @@ impl World {
             }
         }));
         self.observers.depth = depth;
-        if let Err(panic) = outcome {
-            resume_unwind(panic);
+        if let Err(payload) = outcome {
+            let mut panics = DeferredPanic::default();
+            panics.keep(Err(payload));
+            for (_, mut queue) in queues {
+                panics.run(|| queue.abandon(self));
+            }
+            panics.resume();
         }
     }
 }

@@ -4,7 +4,8 @@
 //! Additions are recorded by the structural funnel's observer hook and
 //! dispatched once the call that made them is done; removals are announced
 //! before the funnel runs, so observers still read what is leaving. Either
-//! way the observers' commands apply before the call returns.
+//! way the observers' commands apply before the call returns, or, when the
+//! call panics after its change, before the panic goes on (see `dispatch`).
 
 mod dispatch;
 
@@ -215,7 +216,11 @@ impl World {
     /// triggered it: the change that call made stays made (a removal the
     /// observer ran before does not happen), the remaining observers of
     /// that call do not run and the commands observers recorded in it are
-    /// dropped.
+    /// dropped; an id one of their spawns reserved is despawned, never left
+    /// alive and empty. When the call itself panics after its change (a
+    /// `Drop` of a replaced or removed value, a batch's iterator), its
+    /// observers still run and their commands apply, before the panic
+    /// reaches the caller: never during a later, unrelated call.
     ///
     /// ```
     /// use ecs_core::prelude::*;
