@@ -24,7 +24,11 @@ struct ResourceCell {
 
 // SAFETY: the cell owns a `Send + Sync` value, as a `Box` of it would.
 unsafe impl Send for ResourceCell {}
-// SAFETY: as above; shared access to the cell only reads `root` and `name`.
+// SAFETY: through `&ResourceCell` only `type_id`, `name` and copies of `root`
+// are read; the value is `Sync`, so threads may read it at once, and a copy of
+// the root is written through only by a `ResMut` or `EventWriter` param,
+// whose system runs beside no other user of that resource (the schedule
+// checks their access), or whose observer runs with the world to itself.
 unsafe impl Sync for ResourceCell {}
 
 impl ResourceCell {

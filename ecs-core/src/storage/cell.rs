@@ -117,8 +117,10 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
 /// - `ptr` comes from `Box::into_raw` of a `Box<SparseSet<T>>` for the `T` with
 ///   `TypeId::of::<T>() == type_id`, and is freed exactly once, in `Drop`;
 /// - references made from `ptr` follow the borrow of the cell (shared from
-///   `&self`, exclusive from `&mut self`), except the columns of a query, which
-///   follow the borrow of the world the query was built from (see the exclusive `WorldView`).
+///   `&self`, exclusive from `&mut self`), except those made through copies
+///   of the root ([`root`](Self::root)): query columns, a batch spawn's
+///   columns, a `ViewMut`'s storage, which follow the borrow of the world
+///   they were taken from (see the exclusive `WorldView`).
 pub(super) struct StorageCell {
     ptr: NonNull<dyn ErasedStorage>,
     type_id: TypeId,
@@ -127,9 +129,13 @@ pub(super) struct StorageCell {
 // SAFETY: the cell owns its `SparseSet<T>` exactly as a `Box` would, and
 // `ErasedStorage` requires `Send + Sync`.
 unsafe impl Send for StorageCell {}
-// SAFETY: as above. Through `&StorageCell` the storage is only read, except by
-// query columns built from an exclusive `WorldView`, which
-// `&mut World` rules out being shared.
+// SAFETY: through `&StorageCell` the storage is reached only as `&dyn
+// ErasedStorage` (reads of a `Sync` value: `ErasedStorage` requires `Sync`)
+// or as a copy of the root. Writes through a copied root come from code that
+// holds `&mut World` (the funnel, a batch spawn, a `ViewMut`, queries built
+// from it), so only that code reaches the cells meanwhile, or from the query
+// columns of systems running at once, whose access the schedule checked, so
+// no two threads reach one value where either writes.
 unsafe impl Sync for StorageCell {}
 
 impl StorageCell {

@@ -140,9 +140,13 @@ impl Storages {
     #[inline]
     pub(crate) fn get<T: Component>(&self) -> Option<&SparseSet<T>> {
         let (_, ptr) = self.lookup::<T>()?;
-        // SAFETY: the cell holds a live `SparseSet<T>` (checked by `typed`).
-        // Exclusive access to it exists only under `&mut Storages` or in a query
-        // over a mutably borrowed world, whose own code never calls this.
+        // SAFETY: the index keys each root by the type its cell holds, so `ptr`
+        // is the root of a live `SparseSet<T>`, which lives as long as `self`.
+        // Nothing writes the set while this borrow lasts: a `&mut` to it needs
+        // `&mut Storages`, which `&self` rules out, and query columns write
+        // only under an exclusive view, made from `&mut World` (whose queries
+        // never call this) or for a system, which no system reading the whole
+        // world (`&World`, the only param that reaches this) runs beside.
         Some(unsafe { ptr.as_ref() })
     }
 
@@ -173,7 +177,9 @@ impl Storages {
     #[inline]
     pub(crate) fn typed_mut<T: Component>(&mut self, id: ComponentId) -> &mut SparseSet<T> {
         let mut ptr = self.root::<T>(id);
-        // SAFETY: as in `get_mut`.
+        // SAFETY: `root` checked that cell `id` holds a `SparseSet<T>`, live as
+        // long as `self`; `&mut self` rules out every other reference to it for
+        // the returned borrow.
         unsafe { ptr.as_mut() }
     }
 

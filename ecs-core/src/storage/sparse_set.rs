@@ -489,7 +489,8 @@ impl<T> SparseSet<T> {
         // buffer alone; the copy's buffer pointer is the set's, with the
         // buffer's own provenance, and is never null.
         let mut copy = ManuallyDrop::new(unsafe { core::ptr::read(&raw const (*set).data) });
-        // SAFETY: as above: a vector's buffer pointer is never null.
+        // SAFETY: `copy` holds the set's buffer pointer, and a `Vec`'s buffer
+        // pointer is never null (dangling, not null, when nothing is allocated).
         unsafe { NonNull::new_unchecked(copy.as_mut_ptr()) }
     }
 
@@ -516,11 +517,16 @@ impl<T> SparseSet<T> {
     /// [`data_for_write`](Self::data_for_write).
     ///
     /// # Safety
-    /// As for `data_for_write`, with the changed ticks in place of the data vector.
+    /// `set` points at a live `SparseSet<T>` whose `changed` vector (the vector
+    /// itself, not its ticks) no one writes while the pointer is used; writing
+    /// a tick through the pointer is sound only while no one else references
+    /// that tick.
     #[inline]
     pub(crate) unsafe fn changed_for_write(set: *const Self) -> NonNull<u64> {
-        // SAFETY: as in `data_for_write`: a bitwise copy of the vector that is
-        // never dropped, whose buffer pointer keeps the buffer's provenance.
+        // SAFETY: `set` is live and no one writes its `changed` vector meanwhile
+        // (caller's contract), so this reads a valid `Vec<u64>` inside it; the
+        // bitwise copy is never dropped, so the set still owns the buffer
+        // alone, and the copy's buffer pointer has the buffer's own provenance.
         let mut copy = ManuallyDrop::new(unsafe { core::ptr::read(&raw const (*set).changed) });
         // SAFETY: a vector's buffer pointer is never null.
         unsafe { NonNull::new_unchecked(copy.as_mut_ptr()) }

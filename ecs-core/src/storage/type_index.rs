@@ -61,7 +61,10 @@ pub(super) struct TypeIndex {
 // SAFETY: the roots are copies of the owning `Storages`' cell pointers, which
 // are `Send`; the index never dereferences them itself.
 unsafe impl Send for TypeIndex {}
-// SAFETY: as above; `&TypeIndex` only reads the table.
+// SAFETY: `&TypeIndex` only reads the table (type ids, component ids, copies
+// of root pointers) and never dereferences a root; what a reader may do
+// through a root it is given is set by its borrow of the world (shared to
+// read, exclusive to write).
 unsafe impl Sync for TypeIndex {}
 
 impl Default for TypeIndex {
