@@ -155,7 +155,8 @@ impl<'w, T: TrackedComponent> TickFilter<'w, T> {
             _ => (NonNull::dangling(), false),
         };
         Self {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `found` was found in the world `view` borrows for `'w`
+            // (this function's contract), as `Presence::found` requires.
             presence: unsafe { Presence::found(found) },
             ticks,
             tracked,

@@ -51,6 +51,10 @@ pub struct Column<'w, T> {
 /// world before anything reads through it. It can only be copied: what
 /// reads through it is this crate's.
 ///
+/// Invariant: `root` is a copy of the root pointer of the `SparseSet<T>`
+/// registered as `id` in the world it was found in (as `Storages::lookup`
+/// gives it), valid for as long as that world lives.
+///
 /// ```
 /// use ecs_core::prelude::*;
 /// use ecs_core::query::{QueryData, StorageRoot};
@@ -79,7 +83,10 @@ impl<T> Copy for StorageRoot<T> {}
 // under a borrow of its world (shared to read, exclusive to write), which
 // carries the thread rules; `T: Component` is `Send + Sync`.
 unsafe impl<T: Component> Send for StorageRoot<T> {}
-// SAFETY: as above; a shared `StorageRoot` only hands out copies of the address.
+// SAFETY: `&StorageRoot` gives out only copies of the id and the address;
+// reading or writing through the address is done under a borrow of its world
+// (shared to read, exclusive to write), which carries the thread rules, and
+// `T: Component` is `Send + Sync`.
 unsafe impl<T: Component> Sync for StorageRoot<T> {}
 
 impl<T: Component> StorageRoot<T> {
@@ -176,7 +183,9 @@ impl<'w, T: Component> Presence<'w, T> {
         // contract: a storage lives as long as its world), borrowed for `'w`;
         // its index and entities change only under `&mut World`.
         let (sparse, entities) = unsafe { SparseSet::split_for_presence(set.as_ptr()) };
-        // SAFETY: as above.
+        // SAFETY: the same live `SparseSet<T>`; its `reorders` count changes
+        // only with structural change (a removal, a swap, a clear), which
+        // needs `&mut World` and so waits until the borrow for `'w` ends.
         let reorders = unsafe { SparseSet::reorders_of(set.as_ptr()) };
         Self {
             sparse: sparse.reader(),
@@ -224,7 +233,10 @@ impl<'w, T> Presence<'w, T> {
 // Its index and entity array are only read.
 unsafe impl<T: Send + Sync> Sync for Column<'_, T> {}
 
-// SAFETY: as above; a column owns nothing.
+// SAFETY: a column owns nothing: a shared index reader, a shared entity
+// slice and a pointer into data the world owns. On another thread it reads
+// `T`s (`T: Sync`) and, made by `Column::exclusive`, writes distinct ones in
+// place (`T: Send`), exactly what the `Sync` impl already allows.
 unsafe impl<T: Send + Sync> Send for Column<'_, T> {}
 
 impl<T> Clone for Column<'_, T> {
@@ -258,7 +270,9 @@ impl<'w, T: Component> Column<'w, T> {
             None => NonNull::dangling(),
         };
         Self {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `found` is `StorageRoot::find` of a view of the world
+            // `_view` borrows for `'w` (this function's contract), which is
+            // what `Presence::found` requires.
             presence: unsafe { Presence::found(found) },
             data,
             shift: 0,
@@ -287,7 +301,9 @@ impl<'w, T: Component> Column<'w, T> {
             None => NonNull::dangling(),
         };
         Self {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `found` is `StorageRoot::find` of a view of the world
+            // `_view` borrows exclusively for `'w` (this function's contract),
+            // which is what `Presence::found` requires.
             presence: unsafe { Presence::found(found) },
             data,
             shift: 0,
@@ -306,7 +322,8 @@ impl<'w, T> Column<'w, T> {
     /// The first `len` values, shared.
     ///
     /// # Safety
-    /// `len <= self.presence.entities.len()`, and no mutable reference to those values
+    /// `len <= self.presence.entities.len()`, the world the column was built
+    /// from stays borrowed for `'q`, and no mutable reference to those values
     /// is live during `'q`.
     pub(crate) unsafe fn slice<'q>(&self, len: usize) -> &'q [T] {
         debug_assert!(len <= self.presence.entities.len());
@@ -319,9 +336,9 @@ impl<'w, T> Column<'w, T> {
     /// The first `len` values, mutable.
     ///
     /// # Safety
-    /// As for [`slice`](Self::slice), the column was made by
-    /// [`Column::exclusive`], and no other reference to those values is live
-    /// during `'q`.
+    /// `len <= self.presence.entities.len()`, the column was made by
+    /// [`Column::exclusive`], the world it was built from stays borrowed for
+    /// `'q`, and no other reference to those values is live during `'q`.
     pub(crate) unsafe fn slice_mut<'q>(&self, len: usize) -> &'q mut [T] {
         debug_assert!(len <= self.presence.entities.len());
         debug_assert_eq!(self.shift, 0, "slices come from unshifted columns");
@@ -388,8 +405,9 @@ impl<'w, T> Column<'w, T> {
     /// A shared reference to the value at `dense`.
     ///
     /// # Safety
-    /// `dense < self.presence.entities().len()`, and no mutable reference to that value
-    /// is live during `'q`.
+    /// `dense < self.presence.entities.len()`, the world the column was built
+    /// from stays borrowed for `'q`, and no mutable reference to that value is
+    /// live during `'q`.
     #[inline]
     pub(crate) unsafe fn get<'q>(&self, dense: usize) -> &'q T {
         debug_assert!(dense < self.presence.entities.len());
@@ -400,8 +418,9 @@ impl<'w, T> Column<'w, T> {
     /// A mutable reference to the value at `dense`.
     ///
     /// # Safety
-    /// `dense < self.presence.entities().len()`, the column was made by
-    /// [`Column::exclusive`], and no other reference to that value is live during `'q`.
+    /// `dense < self.presence.entities.len()`, the column was made by
+    /// [`Column::exclusive`], the world it was built from stays borrowed for
+    /// `'q`, and no other reference to that value is live during `'q`.
     #[inline]
     pub(crate) unsafe fn get_mut<'q>(&self, dense: usize) -> &'q mut T {
         debug_assert!(dense < self.presence.entities.len());

@@ -39,6 +39,9 @@ use super::mut_column::MutColumn;
 ///   the same state, may read the item of the driver's position `i` for every
 ///   `i` in the range (for a column shifted by [`realign`](Self::realign), the
 ///   position it maps `i` to);
+/// - [`LEAVES`](Self::LEAVES) is at least the number of component columns
+///   `fetch` reaches, and [`WRITES`](Self::WRITES) is `true` if it writes
+///   any: a query skips the access check when `LEAVES <= 1` or `!WRITES`;
 /// - when `State` is `Sync`, `fetch` and `fetch_aligned` may run on several
 ///   threads at once for distinct entities.
 ///
@@ -145,7 +148,9 @@ pub unsafe trait QueryData {
     /// this state; `entity` is alive in the world the state was built from,
     /// the state's borrow of the world lasts for `'q`, and no other item
     /// fetched for the same entity from a state with write access is live
-    /// during `'q`.
+    /// during `'q`. The state belongs to a query whose access check passed
+    /// (`Query::check_access`, made before a query builds its states), so no
+    /// two of its columns reach one component type where either writes.
     unsafe fn fetch_located<'q>(
         state: &Self::State<'_>,
         entity: Entity,
@@ -156,11 +161,17 @@ pub unsafe trait QueryData {
     /// [`locate`](Self::locate), then [`fetch_located`](Self::fetch_located).
     ///
     /// # Safety
-    /// As for `fetch_located`, but for `location`.
+    /// `entity` is alive in the world the state was built from, the state's
+    /// borrow of the world lasts for `'q`, no other item fetched for the same
+    /// entity from a state with write access is live during `'q`, and the
+    /// state belongs to a query whose access check passed.
     #[inline(always)]
     unsafe fn fetch<'q>(state: &Self::State<'_>, entity: Entity) -> Option<Self::Item<'q>> {
         let location = Self::locate(state, entity)?;
-        // SAFETY: located just now; the rest is the caller's contract.
+        // SAFETY: `location` is what `locate` returned for `entity` and this
+        // state just now; the caller guarantees the rest of `fetch_located`'s
+        // contract: `entity` alive, the world borrowed for `'q`, no other
+        // writing item of it live, and the state's access checked.
         Some(unsafe { Self::fetch_located(state, entity, location) })
     }
 
@@ -185,8 +196,12 @@ pub unsafe trait QueryData {
     /// Fetches the item at dense position `index` of every required column.
     ///
     /// # Safety
-    /// As for [`fetch`](Self::fetch); in addition `aligned(state, driver, range)`
-    /// returned `true` for a `range` containing `index`, and `entity == driver[index]`.
+    /// `aligned(state, driver, range)` returned `true` for a `range` containing
+    /// `index`, with the shifts `state` has now, and `entity == driver[index]`;
+    /// `entity` is alive in the world the state was built from, the state's
+    /// borrow of the world lasts for `'q`, no other item fetched for the same
+    /// entity from a state with write access is live during `'q`, and the
+    /// state belongs to a query whose access check passed.
     unsafe fn fetch_aligned<'q>(
         state: &Self::State<'_>,
         entity: Entity,
@@ -260,8 +275,9 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
 
     #[inline(always)]
     unsafe fn fetch_located<'q>(state: &Self::State<'_>, _: Entity, dense: usize) -> &'q T {
-        // SAFETY: `dense` came from the column's own index (the caller's
-        // contract); a `Read` registration means no mutable reference to the
+        // SAFETY: `dense` came from the column's own index and the world stays
+        // borrowed for `'q` (the caller's contract); a `Read` registration,
+        // with the query's access checked, means no mutable reference to the
         // value exists in this query.
         unsafe { state.get(dense) }
     }
@@ -283,7 +299,9 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
         index: usize,
     ) -> Self::Item<'q> {
         // SAFETY: the column is aligned at `index` under its current shift, so
-        // the shifted position is in bounds; read-only.
+        // the shifted position is in bounds; the world stays borrowed for `'q`
+        // (the caller's contract), and the read-only item aliases no `&mut`
+        // of a query whose access was checked.
         unsafe { state.get(state.shifted(index)) }
     }
 
@@ -359,8 +377,9 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         dense: usize,
     ) -> Self::Item<'q> {
         // SAFETY: the column is exclusive (built above), `dense` came from its
-        // own index (the caller's contract), and the caller fetches each
-        // entity at most once while its item is live.
+        // own index and the world stays borrowed for `'q` (the caller's
+        // contract), and the caller fetches each entity at most once while
+        // its item is live.
         unsafe { state.get_mut(dense) }
     }
 
@@ -381,8 +400,10 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
         index: usize,
     ) -> Self::Item<'q> {
         // SAFETY: aligned at `index` under the column's current shift, so the
-        // shifted position is in bounds and holds this entity's value;
-        // exclusive and unaliased as in `fetch`.
+        // shifted position is in bounds and holds this entity's value; the
+        // column is exclusive (built by `state_prepared` from an exclusive
+        // view), and the caller keeps every other item of this entity dead
+        // during `'q`, so the value and its tick have no other reference.
         unsafe { state.get_mut(state.column().shifted(index)) }
     }
 
@@ -418,7 +439,9 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
         prepared: &Self::Prepared,
         view: WorldView<'w, M>,
     ) -> Q::State<'w> {
-        // SAFETY: forwarded under the caller's contract.
+        // SAFETY: `Option<Q>` prepares exactly as `Q`, so `prepared` came from
+        // `Q::prepare` on a view of the world `view` borrows (the caller's
+        // contract), as `Q::state_prepared` requires.
         unsafe { Q::state_prepared(prepared, view) }
     }
 
@@ -442,7 +465,10 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
         entity: Entity,
         location: Option<Q::Location>,
     ) -> Self::Item<'q> {
-        // SAFETY: forwarded under the caller's contract, with `Q`'s own location.
+        // SAFETY: `location` is what `Q::locate` returned for `entity` and
+        // this state (inside `locate` above), and the state is `Q`'s; the
+        // caller's guarantees (entity alive, world borrowed for `'q`, no other
+        // writing item of it live, access checked) hold for `Q`'s as they are.
         location.map(|location| unsafe { Q::fetch_located(state, entity, location) })
     }
 
@@ -458,7 +484,9 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
         entity: Entity,
         _: usize,
     ) -> Self::Item<'q> {
-        // SAFETY: forwarded under the caller's contract.
+        // SAFETY: `Q::fetch` locates `entity` itself, so it needs only what
+        // the caller guarantees here: `entity` alive in the state's world,
+        // borrowed for `'q`, no other writing item of it live, access checked.
         unsafe { Q::fetch(state, entity) }
     }
 

@@ -325,7 +325,10 @@ macro_rules! tuple_filter {
                 view: WorldView<'w>,
             ) -> Self::State<'w> {
                 let ($($name,)*) = prepared;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each filter's part of `prepared` came from its own
+                // `prepare`, inside this one's, on a view of the world `view`
+                // borrows (the caller's contract), as its `state_prepared`
+                // requires.
                 ($(unsafe { $name::state_prepared($name, view) },)*)
             }
 
@@ -416,7 +419,10 @@ macro_rules! tuple_filter {
                 view: WorldView<'w>,
             ) -> Self::State<'w> {
                 let ($($name,)*) = prepared;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each filter's part of `prepared` came from its own
+                // `prepare`, inside this one's, on a view of the world `view`
+                // borrows (the caller's contract), as its `state_prepared`
+                // requires.
                 ($(unsafe { $name::state_prepared($name, view) },)*)
             }
 

@@ -94,8 +94,9 @@ impl<'w, Q: QueryData, F: QueryFilter> QueryIter<'_, 'w, Q, F> {
     /// # Safety
     /// `candidates` yields only live, distinct entities of the world `data` and
     /// `filter` were built from; a dense cursor walks the dense entity array of
-    /// one of that world's storages; and the world stays borrowed as the states
-    /// require for as long as the iterator's items live.
+    /// one of that world's storages; the world stays borrowed as the states
+    /// require for as long as the iterator's items live; and the states belong
+    /// to a query whose access check passed.
     pub(crate) unsafe fn new(
         candidates: Candidates<'w>,
         data: Q::State<'w>,
@@ -149,7 +150,10 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
                 }
                 let seat = Seat::Driver(cursor.entities, index);
-                // SAFETY: the constructor's contract: live, distinct candidates.
+                // SAFETY: `entity` is a candidate, live and distinct from every
+                // other (the constructor's contract), and the cursor passes each
+                // position once, so no other item of it is live; the states are
+                // a checked query's, over a world borrowed while items live.
                 if let Some(item) = unsafe { probe::<Q, F>(&self.data, &self.filter, entity, seat) }
                 {
                     return Some(item);
@@ -158,7 +162,10 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
             Candidates::Alive(alive) => loop {
                 let entity = alive.next()?;
                 let (data, filter) = (&self.data, &self.filter);
-                // SAFETY: the constructor's contract: live, distinct candidates.
+                // SAFETY: `entity` is a candidate, live and distinct from every
+                // other (the constructor's contract), and the walk yields each
+                // once, so no other item of it is live; the states are a
+                // checked query's, over a world borrowed while items live.
                 if let Some(item) = unsafe { probe::<Q, F>(data, filter, entity, Seat::Anywhere) } {
                     return Some(item);
                 }
@@ -185,7 +192,11 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
         match self.candidates {
             Candidates::Dense(cursor) => {
                 let range = cursor.next..cursor.entities.len();
-                // SAFETY: the constructor's contract covers every position of the cursor.
+                // SAFETY: the cursor walks one of the states' world's storages
+                // (the constructor's contract), and `range` is its unvisited
+                // rest, within it; its first `known_aligned` positions are
+                // aligned for the unshifted `data`; the world stays borrowed
+                // while the items live, and the entities are distinct.
                 unsafe {
                     fold_dense::<Q, F, B>(
                         &data,
@@ -199,7 +210,9 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                 }
             }
             Candidates::Alive(alive) => alive.fold(init, |acc, entity| {
-                // SAFETY: live, distinct entities.
+                // SAFETY: the walk's entities are live and distinct (the
+                // constructor's contract), each probed once; the states are a
+                // checked query's, over a world borrowed while items live.
                 match unsafe { probe::<Q, F>(&data, &filter, entity, Seat::Anywhere) } {
                     Some(item) => g(acc, item),
                     None => acc,
@@ -234,8 +247,9 @@ fn align<Q: QueryData>(data: &mut Q::State<'_>, entities: &[Entity], range: Rang
 /// `entities` is the dense entity array of a storage of the world `pristine`
 /// and `filter` were built from, `range` lies within it, the first
 /// `known_aligned` positions are aligned for `Q` as `pristine` stands (no
-/// column shifted), and the world stays borrowed as the states require while
-/// the items live; items of distinct entities may be live at once.
+/// column shifted), the world stays borrowed as the states require while
+/// the items live, and the states belong to a query whose access check
+/// passed; items of distinct entities may be live at once.
 #[inline(always)]
 pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
     pristine: &Q::State<'_>,
@@ -275,8 +289,10 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
             for (offset, &entity) in entities[start..end].iter().enumerate() {
                 if passes_aligned::<F>(filter, entity, entities, start + offset) {
                     // SAFETY: the run is aligned under the shifts it was
-                    // checked with, which stay until the next chunk; live,
-                    // distinct entities.
+                    // checked with, which stay until the next chunk, and
+                    // `entity` is `entities[start + offset]`; a storage's dense
+                    // entities are live and distinct, each fetched once; the
+                    // states are a checked query's, over a borrowed world.
                     acc = g(acc, unsafe {
                         Q::fetch_aligned(data, entity, start + offset)
                     });
@@ -285,7 +301,9 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
         } else {
             for (offset, &entity) in entities[start..end].iter().enumerate() {
                 let seat = Seat::Driver(entities, start + offset);
-                // SAFETY: live, distinct entities.
+                // SAFETY: a storage's dense entities are live and distinct, and
+                // each position of `range` is probed once; the states are a
+                // checked query's, over a world borrowed while items live.
                 if let Some(item) = unsafe { probe::<Q, F>(data, filter, entity, seat) } {
                     acc = g(acc, item);
                 }

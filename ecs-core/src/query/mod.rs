@@ -212,7 +212,9 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         filter: &F::Prepared,
     ) -> Self {
         let shared = view.as_shared();
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `data` and `filter` were prepared from a view of the world
+        // `view` (and so `shared`) borrows (this function's contract), which
+        // is what `state_prepared` of each requires.
         let (data, filter) = unsafe {
             (
                 Q::state_prepared(data, view),
@@ -308,8 +310,10 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// assert_eq!(total, 3);
     /// ```
     pub fn iter(&self) -> QueryIter<'_, 'w, Q::ReadOnly, F> {
-        // SAFETY: the candidates are live, distinct entities of `self.world`,
-        // which stays borrowed for `'w`; read-only items may overlap freely.
+        // SAFETY: the plan's candidates are the dense entities of one of the
+        // world's storages or its live entities: live and distinct. The
+        // states are this query's (access checked when it was built), the
+        // world stays borrowed for `'w`, and read-only items may overlap.
         unsafe {
             QueryIter::new(
                 self.plan.candidates(self.view),
@@ -336,8 +340,11 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// ```
     #[inline]
     pub fn iter_mut(&mut self) -> QueryIter<'_, 'w, Q, F> {
-        // SAFETY: as in `iter`; `&mut self` keeps every other item of this query
-        // dead while these live, and each entity is yielded once.
+        // SAFETY: the plan's candidates are live, distinct entities of the
+        // world, which stays borrowed for `'w`; the states are this query's,
+        // its access checked when it was built; `&mut self` keeps every other
+        // item of this query dead while these live, and each entity is
+        // yielded once.
         unsafe { QueryIter::new(self.plan.candidates(self.view), self.data, self.filter) }
     }
 
@@ -391,7 +398,8 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         if self.may_probe(entity) {
             // SAFETY: a probe that requires a storage only succeeds for entities
             // in it, which are alive; otherwise `may_probe` checked liveness.
-            // Read-only items may overlap.
+            // The states are this query's, over a world borrowed for `'w`, and
+            // read-only items may overlap.
             let item =
                 unsafe { probe::<Q::ReadOnly, F>(&state, &self.filter, entity, Seat::Anywhere) };
             if let Some(item) = item {
@@ -417,8 +425,11 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     #[inline]
     pub fn get_mut(&mut self, entity: Entity) -> Result<Q::Item<'_>, Error> {
         if self.may_probe(entity) {
-            // SAFETY: alive as in `get`; `&mut self` keeps every other item of
-            // this query dead while this one lives.
+            // SAFETY: `may_probe` passed: the query requires a storage, which
+            // holds only live entities and without which a probe fails, or
+            // `entity` is alive. The states are this query's (access checked)
+            // over a world borrowed for `'w`, and `&mut self` keeps every other
+            // item of this query dead while this one lives.
             let item = unsafe { probe::<Q, F>(&self.data, &self.filter, entity, Seat::Anywhere) };
             if let Some(item) = item {
                 return Ok(item);
@@ -559,7 +570,9 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     #[inline]
     pub fn contains(&self, entity: Entity) -> bool {
         let state = Q::readonly_state(&self.data);
-        // SAFETY: as in `get`; the item is dropped at once.
+        // SAFETY: the probe runs only where `may_probe` passed: a required
+        // storage vouches for liveness, or `entity` is alive. The item is
+        // read-only and dropped at once, so it aliases nothing.
         self.may_probe(entity)
             && unsafe { probe::<Q::ReadOnly, F>(&state, &self.filter, entity, Seat::Anywhere) }
                 .is_some()
@@ -703,8 +716,10 @@ impl<'w, Q: QueryData, F: QueryFilter> IntoIterator for Query<'w, Q, F> {
     /// }
     /// ```
     fn into_iter(self) -> QueryIter<'w, 'w, Q, F> {
-        // SAFETY: as in `iter_mut`; the query is consumed, so nothing else of it
-        // can hand out items while these live.
+        // SAFETY: the plan's candidates are live, distinct entities of the
+        // world, which stays borrowed for `'w`, as long as these items live;
+        // the states are this query's, its access checked; the query is
+        // consumed, so nothing else of it can hand out items while these live.
         unsafe { QueryIter::new(self.plan.candidates(self.view), self.data, self.filter) }
     }
 }

@@ -23,12 +23,16 @@ pub struct MutColumn<'w, T> {
     this_run: u64,
 }
 
-// SAFETY: as for `Column`: items of distinct entities reach distinct values
-// and distinct ticks, so sharing the column between threads that fetch
-// distinct entities is sound when `T` may be sent and shared.
+// SAFETY: through `&MutColumn` values and ticks are reached only by
+// `get_mut` and `slice_mut`, whose callers never fetch one entity twice at
+// once, so threads sharing the column reach distinct values and distinct
+// ticks: sound when `T` may be sent (written from another thread) and shared
+// (its read-only form hands out `&T`). The index and entity array are only read.
 unsafe impl<T: Send + Sync> Sync for MutColumn<'_, T> {}
 
-// SAFETY: as above; the column owns nothing.
+// SAFETY: the column owns nothing: an exclusive `Column`, a pointer to ticks
+// the world owns and a tick. On another thread it does only what the `Sync`
+// impl allows, which needs `T: Send + Sync`.
 unsafe impl<T: Send + Sync> Send for MutColumn<'_, T> {}
 
 impl<T> Clone for MutColumn<'_, T> {
@@ -44,10 +48,11 @@ impl<'w, T: Component> MutColumn<'w, T> {
     /// view's tick.
     ///
     /// # Safety
-    /// As for [`Column::exclusive`]: `found` was found in the same world, and
-    /// nothing else reachable from the caller references `T`'s data or ticks
-    /// during `'w`, except filters reading ticks of entities whose items are
-    /// not live.
+    /// `found` is `StorageRoot::find` of a view of the world `view` borrows
+    /// exclusively for `'w`, and nothing else reachable from the caller (no
+    /// other column of any copy of `view`) references `T`'s data or changed
+    /// ticks during `'w`, except filters reading the ticks of entities whose
+    /// items are not live.
     #[inline]
     pub(crate) unsafe fn exclusive(
         view: WorldView<'w, Exclusive>,
@@ -62,7 +67,10 @@ impl<'w, T: Component> MutColumn<'w, T> {
             _ => NonNull::dangling(),
         };
         Self {
-            // SAFETY: forwarded from the caller, with `found` from the same view.
+            // SAFETY: `found` was found in the world `view` borrows
+            // exclusively, and nothing else the caller can reach references
+            // `T`'s data during `'w` (this function's contract): what
+            // `Column::exclusive` requires.
             column: unsafe { Column::exclusive(view, found) },
             changed,
             this_run: view.ticks().this_run,
@@ -91,11 +99,15 @@ impl<'w, T: Component> MutColumn<'w, T> {
     /// the value changed when written.
     ///
     /// # Safety
-    /// As for [`Column::get_mut`]: `dense` is in the column's bounds, and no other
-    /// reference to that value or its ticks is live during `'q`.
+    /// `dense` is below the column's length, the world stays borrowed for
+    /// `'q`, and no other reference to that value or its changed tick is live
+    /// during `'q`.
     #[inline(always)]
     pub(crate) unsafe fn get_mut<'q>(&self, dense: usize) -> T::Mut<'q> {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `dense` is in bounds, the world stays borrowed for `'q` and
+        // nothing else references the value meanwhile (this function's
+        // contract); the column was made by `Column::exclusive`, in
+        // `MutColumn::exclusive`.
         let value = unsafe { self.column.get_mut(dense) };
         let changed = if T::TRACK_CHANGES {
             // SAFETY: a tracked column's ticks run beside its values (type
@@ -112,9 +124,13 @@ impl<'w, T: Component> MutColumn<'w, T> {
     /// plain `&mut T`, so every value in it counts as written.
     ///
     /// # Safety
-    /// As for [`Column::slice_mut`].
+    /// `len` is at most the column's length, the world stays borrowed for
+    /// `'q`, no other reference to those values is live during `'q`, and none
+    /// to their changed ticks during the call.
     pub(crate) unsafe fn slice_mut<'q>(&self, len: usize) -> &'q mut [T] {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `len` is within the column, the world stays borrowed for
+        // `'q` and nothing else references those values meanwhile (this
+        // function's contract); the column was made by `Column::exclusive`.
         let values = unsafe { self.column.slice_mut(len) };
         if T::TRACK_CHANGES {
             // SAFETY: the first `len` ticks run beside those values (type

@@ -64,7 +64,8 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                 rayon::iter::split(0..entities.len(), halve).for_each(|range| {
                     // SAFETY: the cursor walks a storage of the query's world, its
                     // first `known_aligned` positions are aligned, parts are
-                    // disjoint ranges within it, and `&mut self` keeps the world
+                    // disjoint ranges within it, the states are this query's
+                    // (access checked), and `&mut self` keeps the world
                     // borrowed.
                     unsafe {
                         fold_dense::<Q, F, ()>(
@@ -84,7 +85,10 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                 rayon::iter::split(0..entities.len(), halve).for_each(|range| {
                     for &entity in &entities[range] {
                         let seat = Seat::Anywhere;
-                        // SAFETY: live, distinct entities of the query's world.
+                        // SAFETY: the world's live entities, collected once, so
+                        // distinct, and the parts are disjoint ranges of them;
+                        // the states are this query's (access checked), and
+                        // `&mut self` keeps the world borrowed.
                         if let Some(item) = unsafe { probe::<Q, F>(data, filter, entity, seat) } {
                             f(item);
                         }

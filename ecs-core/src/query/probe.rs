@@ -54,10 +54,12 @@ impl Seat<'_> {
 /// filter's ticks, and only then the values.
 ///
 /// # Safety
-/// As for [`QueryData::fetch_located`]: `entity` is alive in the world both
-/// states were built from (or held by a storage `Q` or `F` requires, which
-/// holds only live entities), that borrow lasts for `'q`, and no other item
-/// of `entity` from a state with write access is live during `'q`.
+/// `entity` is alive in the world both states were built from (or held by a
+/// storage `Q` or `F` requires, which holds only live entities), that borrow
+/// lasts for `'q`, no other item of `entity` from a state with write access
+/// is live during `'q`, and the states belong to a query whose access check
+/// passed: with the location found here, what [`QueryData::fetch_located`]
+/// requires.
 #[inline(always)]
 pub(crate) unsafe fn probe<'q, Q: QueryData, F: QueryFilter>(
     data: &Q::State<'_>,
@@ -72,7 +74,11 @@ pub(crate) unsafe fn probe<'q, Q: QueryData, F: QueryFilter>(
     if F::READS_TICKS && !seat.ticks::<F>(filter, entity) {
         return None;
     }
-    // SAFETY: located just now; the rest is the caller's contract.
+    // SAFETY: `location` is what `locate` returned for `entity` and `data`
+    // just now. `entity` is live: the caller says so, or it is held by a
+    // storage `Q` or `F` requires, which it just passed. The caller guarantees
+    // the rest: the world borrowed for `'q`, no other writing item of
+    // `entity` live, and the query's access checked.
     Some(unsafe { Q::fetch_located(data, entity, location) })
 }
 

@@ -197,9 +197,11 @@ impl<'w, Q: ReadOnlyQueryData, F: QueryFilter> ReadOnlyQuery for Query<'w, Q, F>
     #[inline]
     fn get(self, entity: Entity) -> Result<Q::Item<'w>, Error> {
         if self.may_probe(entity) {
-            // SAFETY: alive, as in `Query::get`. The state borrows the world for
-            // `'w`, and `Q` never writes, so its items may overlap each other and
-            // those of every copy of this query for all of `'w`.
+            // SAFETY: `may_probe` passed: the query requires a storage, which
+            // holds only live entities and without which a probe fails, or
+            // `entity` is alive. The state borrows the world for `'w`, and `Q`
+            // never writes, so its items may overlap each other and those of
+            // every copy of this query for all of `'w`.
             let item = unsafe { probe::<Q, F>(&self.data, &self.filter, entity, Seat::Anywhere) };
             if let Some(item) = item {
                 return Ok(item);

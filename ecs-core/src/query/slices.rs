@@ -49,7 +49,8 @@ pub unsafe trait SliceQueryData: QueryData {
     /// # Safety
     /// Every column of `state` is owned by the group whose packed prefix is
     /// `entities`, the world stays borrowed as the state requires during `'q`,
-    /// and nothing else of the query is live during `'q`.
+    /// nothing else of the query is live during `'q`, and the state belongs to
+    /// a query whose access check passed.
     unsafe fn slices<'q>(state: &Self::State<'_>, entities: &'q [Entity]) -> Self::Slices<'q>;
 }
 
@@ -58,18 +59,25 @@ unsafe impl<T: Component> SliceQueryData for &T {
     type Slices<'q> = &'q [T];
 
     unsafe fn slices<'q>(state: &Column<'_, T>, entities: &'q [Entity]) -> &'q [T] {
-        // SAFETY: the group prefix is within the column; read-only access.
+        // SAFETY: the group owns this column, so its prefix is within it; the
+        // world stays borrowed during `'q` (the caller's contract), and the
+        // query's checked access leaves no `&mut T` beside this read.
         unsafe { state.slice(entities.len()) }
     }
 }
 
-// SAFETY: as above; the column is exclusive, as `fetch_aligned` requires. A
-// tracked type's values are all marked changed, since the slice may write any.
+// SAFETY: the first `len` values of an aligned, exclusive column are the
+// values `fetch_aligned` hands out mutably for positions `0..len`, under the
+// same rule (nothing else references them while they live). A tracked type's
+// values are all marked changed, since the slice may write any.
 unsafe impl<T: Component> SliceQueryData for &mut T {
     type Slices<'q> = &'q mut [T];
 
     unsafe fn slices<'q>(state: &MutColumn<'_, T>, entities: &'q [Entity]) -> &'q mut [T] {
-        // SAFETY: in bounds and exclusive, with nothing else of the query live.
+        // SAFETY: the group owns this column, so its prefix is within it; the
+        // column is exclusive, and the world stays borrowed with nothing else
+        // of the query live during `'q` (the caller's contract), so no other
+        // reference to those values or their ticks exists.
         unsafe { state.slice_mut(entities.len()) }
     }
 }
@@ -91,7 +99,9 @@ macro_rules! tuple_slices {
             unused_variables,
             reason = "bindings are named after type parameters; the empty tuple uses nothing"
         )]
-        // SAFETY: every element upholds the contract for the same prefix.
+        // SAFETY: every element hands out, for the same prefix `entities`,
+        // the values its own `fetch_aligned` would; the tuple's
+        // `fetch_aligned` is the elements' side by side.
         unsafe impl<$($name: SliceQueryData),*> SliceQueryData for ($($name,)*) {
             type Slices<'q> = ($($name::Slices<'q>,)*);
 
@@ -100,7 +110,11 @@ macro_rules! tuple_slices {
                 entities: &'q [Entity],
             ) -> Self::Slices<'q> {
                 let ($($name,)*) = state;
-                // SAFETY: forwarded; the access check keeps the columns distinct.
+                // SAFETY: every element's columns are owned by the group
+                // whose prefix is `entities`, the world stays borrowed and
+                // nothing else of the query is live during `'q` (the caller's
+                // contract); the query's access check keeps the elements'
+                // columns apart where one writes, so their slices do not alias.
                 ($(unsafe { $name::slices($name, entities) },)*)
             }
         }
@@ -171,7 +185,9 @@ impl<Q: SliceQueryData, F: QueryFilter> Query<'_, Q, F> {
         }
         let entities = prefix.expect("a grouped column gave its prefix");
         // SAFETY: every column is owned by this group, whose prefix `entities` is;
-        // `&mut self` keeps the rest of the query dead while the slices live.
+        // `&mut self` keeps the rest of the query dead while the slices live,
+        // the query borrows the world for longer, and `Q`'s access was checked
+        // when the query was built.
         Ok(unsafe { Q::slices(self.data_ref(), entities) })
     }
 }

@@ -18,7 +18,11 @@ macro_rules! tuple_data {
             clippy::unused_unit,
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
-        // SAFETY: every element upholds the contract, and the tuple only forwards.
+        // SAFETY: `access` registers every element's access, `LEAVES` and
+        // `WRITES` sum and join the elements' (so a query checks the tuple
+        // whenever two of its columns could conflict), and every other method
+        // forwards to the elements, each given its own part of the state and
+        // location; each element upholds the contract for its part.
         #[diagnostic::do_not_recommend]
         unsafe impl<$($name: QueryData),*> QueryData for ($($name,)*) {
             type Item<'q> = ($($name::Item<'q>,)*);
@@ -45,7 +49,10 @@ macro_rules! tuple_data {
                 view: WorldView<'w, M>,
             ) -> Self::State<'w> {
                 let ($($name,)*) = prepared;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each element's part of `prepared` came from its own
+                // `prepare`, inside the tuple's, on a view of the world `view`
+                // borrows (the caller's contract), as its `state_prepared`
+                // requires.
                 ($(unsafe { $name::state_prepared($name, view) },)*)
             }
 
@@ -78,8 +85,13 @@ macro_rules! tuple_data {
             ) -> Self::Item<'q> {
                 let ($($name,)*) = state;
                 let ($($location,)*) = location;
-                // SAFETY: forwarded under the caller's contract; the access check
-                // ruled out two elements reaching the same data mutably.
+                // SAFETY: each element's location is what its own `locate`
+                // returned for `entity` inside the tuple's `locate`. The
+                // caller's guarantees (entity alive, world borrowed for `'q`,
+                // no other writing item of it live) hold for every element,
+                // and the query's access check, which covered every element's
+                // registrations, rules out two elements reaching one type
+                // where either writes, so their items do not alias.
                 ($(unsafe { $name::fetch_located($name, entity, $location) },)*)
             }
 
@@ -102,7 +114,12 @@ macro_rules! tuple_data {
                 index: usize,
             ) -> Self::Item<'q> {
                 let ($($name,)*) = state;
-                // SAFETY: forwarded under the caller's contract: every element is aligned.
+                // SAFETY: the tuple's `aligned` holds only where every
+                // element's does, under the shifts `realign` gave each, so
+                // the caller's alignment guarantee holds per element; the
+                // rest (entity alive, world borrowed for `'q`, no other
+                // writing item of it live) holds for each, and the query's
+                // access check keeps the elements' items from aliasing.
                 ($(unsafe { $name::fetch_aligned($name, entity, index) },)*)
             }
 
