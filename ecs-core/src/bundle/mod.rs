@@ -87,8 +87,10 @@ pub(crate) mod sealed {
         ///
         /// # Safety
         /// `columns` came from [`columns`](Self::columns) on the storages of the
-        /// world that allocated `entity`, and that world is borrowed mutably by
-        /// the caller for the whole call.
+        /// world that allocated `entity`, that world is borrowed mutably by the
+        /// caller for the whole call with no reference into its storages held,
+        /// the bundle's component types are distinct (`BundleInfo::distinct`),
+        /// and no storage holds `entity`.
         unsafe fn push_new(self, columns: &Self::Columns, entity: Entity, tick: u64);
 
         /// How many bundles a run of fresh entities can still write (with
@@ -96,15 +98,19 @@ pub(crate) mod sealed {
         /// growing: the least room of any of the bundle's storages.
         ///
         /// # Safety
-        /// As for [`push_new`](Self::push_new).
+        /// `columns` came from [`columns`](Self::columns) on the storages of a
+        /// world the caller borrows mutably for the whole call, with no
+        /// reference into those storages held.
         unsafe fn fresh_room(columns: &Self::Columns) -> usize;
 
         /// Makes room for at least `additional` more bundles of a fresh run in
         /// every storage of the bundle.
         ///
         /// # Safety
-        /// As for [`push_new`](Self::push_new); no run's values are waiting to
-        /// be committed.
+        /// `columns` came from [`columns`](Self::columns) on the storages of a
+        /// world the caller borrows mutably for the whole call, with no
+        /// reference into those storages held, and no run's values are
+        /// waiting past the tails to be committed (growing would lose them).
         unsafe fn reserve_fresh(columns: &Self::Columns, additional: usize);
 
         /// Pointers one past the last value of every storage, where a fresh
@@ -115,7 +121,9 @@ pub(crate) mod sealed {
         /// grow or commit.
         ///
         /// # Safety
-        /// As for [`push_new`](Self::push_new).
+        /// `columns` came from [`columns`](Self::columns) on the storages of a
+        /// world the caller borrows mutably for the whole call, with no
+        /// reference into those storages held.
         unsafe fn fresh_tails(columns: &Self::Columns) -> Self::Tails;
 
         /// Writes every component `offset` places past `tails`, owned by no
@@ -124,7 +132,8 @@ pub(crate) mod sealed {
         /// # Safety
         /// `tails` came from [`fresh_tails`](Self::fresh_tails), nothing grew
         /// or committed since, `offset` is below the room the storages had
-        /// then, and no value is written twice at one place.
+        /// then, and no value is written twice at one place (so the bundle's
+        /// component types are distinct: one call writes each storage once).
         unsafe fn write_fresh(self, tails: &Self::Tails, offset: usize);
 
         /// Commits the bundles written past the tails as the components of
@@ -132,10 +141,12 @@ pub(crate) mod sealed {
         /// makes the ids alive and records them in the masks.
         ///
         /// # Safety
-        /// As for [`push_new`](Self::push_new); `ids.len()` is within
-        /// [`fresh_room`](Self::fresh_room), offsets `0..ids.len()` past the
-        /// tails were written since the storages last grew or committed, and
-        /// no storage holds any of the ids.
+        /// `columns` came from [`columns`](Self::columns) on the storages of a
+        /// world the caller borrows mutably for the whole call, with no
+        /// reference into those storages held; the bundle's component types
+        /// are distinct; `ids.len()` is within [`fresh_room`](Self::fresh_room),
+        /// offsets `0..ids.len()` past the tails were written since the
+        /// storages last grew or committed, and no storage holds any of the ids.
         unsafe fn commit_run(columns: &Self::Columns, ids: RunIds<'_>, tick: u64);
         /// Inserts every component for the live `entity`, dropping values it replaces.
         ///
@@ -179,13 +190,19 @@ impl<T: Component> sealed::WriteBundle for T {
 
     #[inline]
     unsafe fn fresh_room(columns: &Self::Columns) -> usize {
-        // SAFETY: `T`'s live storage (as in `push_new`), read while no one writes it.
+        // SAFETY: the pointer is `T`'s live storage (resolved by `columns`, and
+        // a world never frees a storage while it lives); the caller borrows
+        // the world mutably and holds no reference into it, so no one writes
+        // it during this shared read.
         unsafe { columns.as_ref() }.fresh_room()
     }
 
     unsafe fn reserve_fresh(columns: &Self::Columns, additional: usize) {
-        // SAFETY: as in `push_new`; with nothing written past the end, growing
-        // loses no value.
+        // SAFETY: the pointer is `T`'s live storage (resolved by `columns`, and
+        // a world never frees a storage while it lives); the caller's
+        // exclusive borrow of the world, with no reference into it held, makes
+        // this transient `&mut` the only reference. With nothing written past
+        // the end (caller's contract), growing loses no value.
         unsafe { (*columns.as_ptr()).reserve_fresh(additional) }
     }
 
@@ -193,7 +210,11 @@ impl<T: Component> sealed::WriteBundle for T {
 
     #[inline]
     unsafe fn fresh_tails(columns: &Self::Columns) -> Self::Tails {
-        // SAFETY: as in `push_new`.
+        // SAFETY: `columns` is the root of `T`'s live storage (resolved by
+        // `columns`, never freed while its world lives), and the caller's
+        // exclusive borrow of the world, with no reference into it held, keeps
+        // every other reference to it away during the call: `fresh_tail`'s
+        // contract.
         unsafe { SparseSet::fresh_tail(*columns) }
     }
 
@@ -272,7 +293,12 @@ macro_rules! tuple_bundle {
             unsafe fn push_new(self, columns: &Self::Columns, entity: Entity, tick: u64) {
                 let ($($name,)*) = self;
                 let ($($column,)*) = columns;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each member's columns came from its own `columns`,
+                // inside the tuple's, on the storages of the world that
+                // allocated `entity`, borrowed mutably with no reference held;
+                // the tuple's types are distinct, so no two members share a
+                // storage, and no storage holds `entity` before its member
+                // appends it (the caller's contract).
                 unsafe { $($name.push_new($column, entity, tick);)* }
             }
 
@@ -280,14 +306,19 @@ macro_rules! tuple_bundle {
             unsafe fn fresh_room(columns: &Self::Columns) -> usize {
                 let ($($column,)*) = columns;
                 let room = usize::MAX;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each member's columns came from its own `columns`,
+                // inside the tuple's, on the storages of a world the caller
+                // borrows mutably with no reference into them held.
                 $(let room = room.min(unsafe { $name::fresh_room($column) });)*
                 room
             }
 
             unsafe fn reserve_fresh(columns: &Self::Columns, additional: usize) {
                 let ($($column,)*) = columns;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each member's columns came from its own `columns`,
+                // inside the tuple's, on the storages of a world the caller
+                // borrows mutably with no reference into them held, and no
+                // run's values wait past any tail (the caller's contract).
                 unsafe { $($name::reserve_fresh($column, additional);)* }
             }
 
@@ -296,7 +327,9 @@ macro_rules! tuple_bundle {
             #[inline]
             unsafe fn fresh_tails(columns: &Self::Columns) -> Self::Tails {
                 let ($($column,)*) = columns;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each member's columns came from its own `columns`,
+                // inside the tuple's, on the storages of a world the caller
+                // borrows mutably with no reference into them held.
                 unsafe { ($($name::fresh_tails($column),)*) }
             }
 
@@ -304,17 +337,22 @@ macro_rules! tuple_bundle {
             unsafe fn write_fresh(self, tails: &Self::Tails, offset: usize) {
                 let ($($name,)*) = self;
                 let ($($column,)*) = tails;
-                // SAFETY: forwarded under the caller's contract.
+                // SAFETY: each member's tails are its part of the tuple's,
+                // taken by its own `fresh_tails`, with nothing grown or
+                // committed since and `offset` below the room then (the
+                // caller's contract); the tuple's types are distinct, so each
+                // member writes its own storages, each place once.
                 unsafe { $($name.write_fresh($column, offset);)* }
             }
 
             #[inline]
             unsafe fn commit_run(columns: &Self::Columns, ids: RunIds<'_>, tick: u64) {
                 let ($($column,)*) = columns;
-                // SAFETY: each column is one member's storages, so the
-                // caller's contract for the tuple (storages borrowed
-                // exclusively, every member's values written past its tails,
-                // the ids in none of them) is each member's contract.
+                // SAFETY: each column is one member's storages, and the
+                // tuple's types are distinct, so no two members share a
+                // storage: the caller's contract for the tuple (storages
+                // borrowed exclusively, every member's values written past its
+                // tails, the ids in none of them) is each member's contract.
                 unsafe { $($name::commit_run($column, ids, tick);)* }
             }
 

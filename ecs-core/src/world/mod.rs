@@ -544,11 +544,15 @@ impl World {
     /// once; `ticks` are the running system's.
     ///
     /// # Safety
-    /// As `WorldView::exclusive_unchecked`: the caller holds the world
-    /// exclusively for `'_` and keeps users of conflicting data apart.
+    /// The caller holds the world exclusively for `'_` (it was given
+    /// `&mut World` and shares it only with the systems it runs), and no two
+    /// users of views made this way reach the same component type or resource
+    /// at once where one of them writes.
     #[inline]
     pub(crate) unsafe fn view_for_systems(&self, ticks: RunTicks) -> WorldView<'_, Exclusive> {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: the caller holds this world exclusively and keeps users of
+        // conflicting data apart (this function's contract), which is
+        // `exclusive_unchecked`'s contract for `self.data`.
         unsafe { WorldView::exclusive_unchecked(&self.data, ticks) }
     }
 

@@ -72,7 +72,9 @@ impl Structural<'_> {
             }
             // SAFETY: the tails are current (nothing grew or committed since
             // they were taken), and `written` is below the room the storages
-            // had then: `room` counts down from it as `written` counts up.
+            // had then: `room` counts down from it as `written` counts up. The
+            // bundle's types are distinct (runs are made only for such), so
+            // each place is written once.
             unsafe { bundle.write_fresh(&tails, run.written) };
             run.written += 1;
             room -= 1;
@@ -169,10 +171,10 @@ impl<B: Bundle> SpawnRun<'_, '_, '_, B> {
             Source::Fresh => {
                 let first = structural.entities.commit_fresh(count);
                 // SAFETY: the columns are root pointers of storages the funnel
-                // borrows mutably, with no reference into them held; `count`
-                // bundles were written at offsets `0..count` past the tails,
-                // within the room, since the last commit; fresh ids are in no
-                // storage.
+                // borrows mutably, with no reference into them held; the
+                // bundle's types are distinct; `count` bundles were written at
+                // offsets `0..count` past the tails, within the room, since
+                // the last commit; fresh ids are in no storage.
                 unsafe { B::commit_run(self.columns, RunIds::Fresh { first, count }, self.tick) };
                 structural.masks.mark_range(first.index(), count, self.mask);
                 self.spawned
@@ -187,10 +189,11 @@ impl<B: Bundle> SpawnRun<'_, '_, '_, B> {
                     .extend(core::iter::repeat_with(|| entities.alloc()).take(count));
                 let ids = &self.spawned[start..];
                 // SAFETY: the columns are root pointers of storages the funnel
-                // borrows mutably, with no reference into them held; `count`
-                // bundles were written at offsets `0..count` past the tails,
-                // within the room, since the last commit; a freed index was
-                // removed from every storage before it joined the free list.
+                // borrows mutably, with no reference into them held; the
+                // bundle's types are distinct; `count` bundles were written at
+                // offsets `0..count` past the tails, within the room, since
+                // the last commit; a freed index was removed from every
+                // storage before it joined the free list.
                 unsafe { B::commit_run(self.columns, RunIds::Reused(ids), self.tick) };
                 for entity in ids {
                     structural.masks.mark_all(entity.index(), self.mask);

@@ -246,7 +246,9 @@ impl Structural<'_> {
         self.masks.mark_all(entity.index(), info.mask);
         // SAFETY: the columns are root pointers of this world's storages, which
         // `self` borrows mutably; storages never move or drop while the world
-        // lives, and no reference into them is held across this call.
+        // lives, and no reference into them is held across this call. Both
+        // callers run this only for a bundle of distinct types, and `entity`
+        // was just allocated, so no storage holds it.
         unsafe { bundle.push_new(columns, entity, tick) };
         if hooked {
             for &id in info.ids.iter() {

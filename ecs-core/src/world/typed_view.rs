@@ -304,7 +304,9 @@ impl<T: Component> ViewMut<'_, T> {
             let view = RefindOnDrop(self);
             view.0.world.remove_observed(view.0.id, entity)
         } else {
-            // SAFETY: as in `insert`.
+            // SAFETY: `set` is the root of storage `id` in this world, a
+            // `SparseSet<T>`: `register_root` gave both, storages stay put,
+            // and after observers ran the view found them again.
             unsafe { self.world.split().1.remove_from(self.id, self.set, entity) }
         };
         removed.ok_or_else(|| Error::missing::<T>(entity))
