@@ -301,7 +301,9 @@ fn run_parallel(
             }
         }
         for job in here {
-            // SAFETY: as above.
+            // SAFETY: this system runs here while the handed-off ones run on
+            // the pool; the systems of a batch do not conflict, and the stage
+            // holds the world exclusively until the scope ends.
             job.1 = Some(unsafe { run_one(job.0, world) });
         }
     });
@@ -333,11 +335,13 @@ fn estimate(access: &SystemAccess, view: WorldView<'_>) -> usize {
 /// Runs one system, timing it and catching its panic.
 ///
 /// # Safety
-/// As [`run_caught`].
+/// No system whose access conflicts with this one's runs meanwhile, and the
+/// caller holds the world exclusively while `world` is shared with the batch.
 #[cfg(feature = "parallel")]
 unsafe fn run_one(slot: &mut SystemSlot, world: &World) -> RunResult {
     let start = ticks();
-    // SAFETY: forwarded from the caller.
+    // SAFETY: no conflicting system runs meanwhile and the caller holds the
+    // world exclusively (this function's contract): `run_caught`'s contract.
     let result = unsafe { run_caught(slot, world) };
     slot.timing.record(ticks().saturating_sub(start));
     result
@@ -364,7 +368,11 @@ unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
         // once touch no common data, so their order among themselves is moot.
         let tick = *this_run.insert(world.advance_change_tick());
         let run_ticks = last_run.ticks(tick);
-        // SAFETY: forwarded from the caller.
+        // SAFETY: the caller holds the world exclusively and runs no
+        // conflicting system meanwhile (this function's contract), which is
+        // what `SystemWorld::new` needs, and the world made here serves this
+        // run alone; the system came through `Schedule::add_system`, which
+        // refuses params that clash: what `run` needs.
         unsafe { system.run(SystemWorld::new(world, Some(lane), run_ticks)) }
     }));
     if let (Ok(Ok(())), Some(tick)) = (&result, this_run) {

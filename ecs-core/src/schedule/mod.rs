@@ -99,6 +99,9 @@ impl std::error::Error for CommandError {
 }
 
 /// One system in its stage, with what the executor keeps about it.
+///
+/// Invariant: `system`'s access has no clash between its params
+/// ([`Schedule::add_system`] refuses such a system), which running it needs.
 pub(crate) struct SystemSlot {
     pub(crate) name: Cow<'static, str>,
     after: Vec<Cow<'static, str>>,

@@ -20,15 +20,18 @@ pub(crate) trait AnySystem: Send {
     /// Runs the system once on a world shared with other running systems.
     ///
     /// # Safety
-    /// As [`SystemParam::fetch`](super::SystemParam::fetch): no system whose
-    /// access conflicts with this one's runs meanwhile. Never called for an
-    /// exclusive system.
+    /// `world` was made for this run, no system whose access conflicts with
+    /// this one's runs meanwhile, and this one's access has no clash (what
+    /// [`SystemParam::fetch`](super::SystemParam::fetch) requires of its
+    /// params). Never called for an exclusive system.
     unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error>;
 
     /// Runs the system once with the world to itself, with the change ticks
     /// of this run.
     fn run_exclusive(&mut self, world: &mut World, ticks: RunTicks) -> Result<(), Error> {
-        // SAFETY: `&mut World` rules out every other user of the world.
+        // SAFETY: `&mut World` rules out every other user of the world, and
+        // the world made here serves this run alone; the executor runs only
+        // systems that `Schedule::add_system` found free of clashes.
         unsafe { self.run(SystemWorld::new(world, None, ticks)) }
     }
 

@@ -289,7 +289,8 @@ unsafe impl<E: Send + Sync + 'static> SystemParam for EventWriter<'_, E> {
             .resource_for_write::<Events<E>>()
             .ok_or_else(Error::missing_resource::<Events<E>>)?;
         // SAFETY: the cell lives while the world is borrowed for `'w`; this
-        // system alone reaches `Events<E>` during the run (fetch contract).
+        // param registered a write of `Events<E>`, so no other system and no
+        // other param of this one reaches it during the run (fetch contract).
         let events = unsafe { root.as_mut() };
         Ok(EventWriter { events })
     }

@@ -100,7 +100,10 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> AnySystem for FunctionSyst
 
     #[inline]
     unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error> {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `world` was made for this run, no system conflicting with
+        // this one's access runs meanwhile, and that access (every param's,
+        // registered in `new`) has no clash: this function's contract, and
+        // what `fetch` requires.
         let params = unsafe { F::Param::fetch(&mut self.state, world)? };
         self.function.call(params);
         Ok(())

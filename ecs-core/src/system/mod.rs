@@ -127,7 +127,10 @@ impl<S: System> AnySystem for StatefulSystem<S> {
     }
 
     unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error> {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `world` was made for this run, no system conflicting with
+        // this one's access runs meanwhile, and that access (every param's,
+        // registered in `new`) has no clash: this function's contract, and
+        // what `fetch` requires.
         let params = unsafe { S::Params::fetch(&mut self.state, world)? };
         self.system.run(params);
         Ok(())

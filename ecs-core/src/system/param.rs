@@ -18,6 +18,11 @@ use super::access::SystemAccess;
 ///
 /// Only the schedule makes one; params are fetched from copies of it. Games
 /// never name it: it is the machinery `#[derive(SystemParam)]` forwards.
+///
+/// Invariant: `view` is an exclusive view of `world` made by
+/// `World::view_for_systems`, under the contract of `SystemWorld::new`: the
+/// world is held exclusively by whoever made this, and the systems whose
+/// params come from copies of it never conflict while those params live.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct SystemWorld<'w> {
@@ -52,8 +57,9 @@ impl<'w> SystemWorld<'w> {
         Self {
             world,
             lane,
-            // SAFETY: forwarded: the caller holds the world exclusively and
-            // keeps conflicting users apart.
+            // SAFETY: the caller holds `world` exclusively for `'w` and shares
+            // it only with systems that never conflict while their params live
+            // (this function's contract): what `view_for_systems` requires.
             view: unsafe { world.view_for_systems(ticks) },
         }
     }
@@ -130,8 +136,10 @@ pub unsafe trait SystemParam: Sized {
     /// Builds the param for one run of its system.
     ///
     /// # Safety
-    /// `world` was made for this system's run, and no system whose access
-    /// conflicts with the one `init` registered runs while the item lives.
+    /// `world` was made for this system's run, no system whose access
+    /// conflicts with the one `init` registered runs while the item lives,
+    /// and that access has no clash ([`SystemAccess::clash`] is `None`), so no
+    /// two params of one system reach the same data where one writes.
     unsafe fn fetch<'w>(
         state: &'w mut Self::State,
         world: SystemWorld<'w>,
@@ -291,7 +299,11 @@ macro_rules! tuple_param {
                 world: SystemWorld<'w>,
             ) -> Result<Self::Item<'w>, Error> {
                 let ($($state,)*) = state;
-                // SAFETY: forwarded: the whole tuple's access was registered.
+                // SAFETY: every element gets this run's `world`. No system
+                // conflicting with the tuple's access, which `init` made of
+                // every element's, runs meanwhile, and that access has no
+                // clash, so no two elements reach the same data where one
+                // writes (the caller's contract).
                 Ok(($(unsafe { $name::fetch($state, world)? },)*))
             }
 

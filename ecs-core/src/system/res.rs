@@ -183,13 +183,15 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
             .resource_for_write::<R>()
             .ok_or_else(Error::missing_resource::<R>)?;
         // SAFETY: the cell lives while the world is borrowed for `'w`; this
-        // system alone reaches `R` during the run (fetch contract).
+        // param registered a write of `R`, so no other system and no other
+        // param of this one reaches `R` during the run (fetch contract).
         let value = unsafe { root.as_mut() };
         Ok(ResMut { value })
     }
 }
 
-// SAFETY: as `Res<R>`, with the same access.
+// SAFETY: registers a read of `R`, as `Res<R>` does, and only reads it; a
+// missing `R` is `None` rather than an error.
 unsafe impl<R: Send + Sync + 'static> SystemParam for Option<Res<'_, R>> {
     type State = ();
     type Item<'w> = Option<Res<'w, R>>;
@@ -207,7 +209,9 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Option<Res<'_, R>> {
     }
 }
 
-// SAFETY: as `ResMut<R>`, with the same access.
+// SAFETY: registers a write of `R`, as `ResMut<R>` does; the pointer is the
+// resource's root, and the caller keeps every other user of `R` apart while
+// the item lives. A missing `R` is `None` rather than an error.
 unsafe impl<R: Send + Sync + 'static> SystemParam for Option<ResMut<'_, R>> {
     type State = ();
     type Item<'w> = Option<ResMut<'w, R>>;
@@ -223,7 +227,10 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Option<ResMut<'_, R>> {
     ) -> Result<Option<ResMut<'w, R>>, Error> {
         let root = world.view().resource_for_write::<R>();
         Ok(root.map(|mut root| {
-            // SAFETY: as in `ResMut::fetch`.
+            // SAFETY: the cell lives while the world is borrowed for `'w`;
+            // this param registered a write of `R`, so no other system and no
+            // other param of this one reaches `R` during the run (fetch
+            // contract).
             let value = unsafe { root.as_mut() };
             ResMut { value }
         }))
