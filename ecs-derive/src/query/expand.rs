@@ -164,7 +164,10 @@ fn impl_query_data(
             ) -> Self::State<#state_lt> {
                 (
                     #(
-                        // SAFETY: forwarded under the caller's contract.
+                        // SAFETY: each field's part of `__ecs_prepared` came
+                        // from that field's own `prepare`, inside `prepare` above,
+                        // on a view of the world `__ecs_view` borrows (the
+                        // caller's contract), as its `state_prepared` requires.
                         unsafe { <#fetched as #qd>::state_prepared(&__ecs_prepared.#index, __ecs_view) },
                     )*
                 )
@@ -208,8 +211,14 @@ fn impl_query_data(
                             // inference, a field borrowed for another lifetime
                             // (`&'static T`) would get an item outliving the borrow.
                             let __ecs_field: <#fetched as #qd>::Item<#item_lt> =
-                                // SAFETY: forwarded under the caller's contract, with
-                                // the field's own location.
+                                // SAFETY: the field's location is what its own
+                                // `locate` returned for this entity inside `locate`
+                                // above. The caller's guarantees (entity alive, world
+                                // borrowed for the item's lifetime, no other writing
+                                // item of it live) hold for every field, and the
+                                // query's access check, which covered every field's
+                                // registrations, keeps two fields from reaching one
+                                // type where either writes.
                                 unsafe {
                                     <#fetched as #qd>::fetch_located(
                                         &__ecs_state.#index,
@@ -256,7 +265,12 @@ fn impl_query_data(
                         #members: {
                             // The item lifetime is pinned as in `fetch_located`.
                             let __ecs_field: <#fetched as #qd>::Item<#item_lt> =
-                                // SAFETY: forwarded under the caller's contract.
+                                // SAFETY: the struct's `aligned` holds only where
+                                // every field's does, under the shifts `realign` gave
+                                // each, so the caller's alignment guarantee holds per
+                                // field; the rest (entity alive, world borrowed, no
+                                // other writing item live) holds for each, and the
+                                // query's access check keeps the fields from aliasing.
                                 unsafe {
                                     <#fetched as #qd>::fetch_aligned(&__ecs_state.#index, __ecs_entity, __ecs_index)
                                 };

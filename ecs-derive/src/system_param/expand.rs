@@ -73,8 +73,12 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
                         #members: {
                             // The item type is pinned: the field's type at this run's borrow.
                             let __ecs_field: #as_run::Item<#run> =
-                                // SAFETY: forwarded under the caller's contract;
-                                // `init` registered this field's access.
+                                // SAFETY: `__ecs_world` was made for this run and no
+                                // system conflicting with the struct's access runs
+                                // meanwhile (the caller's contract); that access is
+                                // every field's, as `init` registered them, and it
+                                // has no clash, so this field's item aliases neither
+                                // another system's nor another field's.
                                 unsafe { #as_run::fetch(#states, __ecs_world)? };
                             __ecs_field
                         },
