@@ -201,6 +201,13 @@ impl Entities {
     pub(crate) fn settle_except(&mut self, unused: &[u32], mut made: impl FnMut(u32, Entity)) {
         debug_assert!(unused.windows(2).all(|pair| pair[0] < pair[1]));
         let reserved = core::mem::take(self.reserved.get_mut());
+        if unused.is_empty() {
+            // Every number was handed out: the ids `alloc` gives, in order.
+            for g in 0..reserved {
+                made(g, self.alloc_now());
+            }
+            return;
+        }
         let is_unused = |g: u32| unused.binary_search(&g).is_ok();
         let free_len = self.free.len();
         let from_free = (reserved as usize).min(free_len);

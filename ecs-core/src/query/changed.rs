@@ -263,6 +263,20 @@ macro_rules! tick_filter {
                     .is_some_and(|tick| tick > state.last_run)
             }
 
+            /// One look: the tick is read only where the storage holds
+            /// `entity`, which is the presence condition.
+            #[inline(always)]
+            fn matches_at(
+                state: &TickFilter<'_, T>,
+                entity: Entity,
+                driver: &[Entity],
+                index: usize,
+            ) -> bool {
+                state
+                    .ticks_at_driver(entity, driver, index)
+                    .is_some_and(|tick| tick > state.last_run)
+            }
+
             fn check_presence(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
                 if Self::matches_presence(state, entity) {
                     Ok(())

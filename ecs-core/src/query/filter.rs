@@ -139,6 +139,23 @@ pub trait QueryFilter: sealed::Sealed {
         Self::matches_ticks(state, entity)
     }
 
+    /// Whether `entity`, at position `index` of `driver`, passes the whole
+    /// filter: its presence conditions, then its tick conditions. Asked only
+    /// where the fetch's required components are known present (a run where
+    /// every required column holds the driver's entities), so nothing
+    /// decides between the two. A single change filter answers with one look
+    /// at its storage, where the two steps would look twice.
+    #[inline(always)]
+    fn matches_at(
+        state: &Self::State<'_>,
+        entity: Entity,
+        driver: &[Entity],
+        index: usize,
+    ) -> bool {
+        Self::matches_presence_at(state, entity, driver, index)
+            && (!Self::READS_TICKS || Self::matches_ticks_at(state, entity, driver, index))
+    }
+
     /// `Ok` if `entity` passes [`matches_presence`](Self::matches_presence),
     /// otherwise the error that says why not.
     fn check_presence(state: &Self::State<'_>, entity: Entity) -> Result<(), Error>;

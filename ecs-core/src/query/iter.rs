@@ -149,13 +149,14 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     // entity is live (it is in a storage) and yielded once.
                     return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
                 }
-                let seat = Seat::Driver(cursor.entities, index);
-                // SAFETY: `entity` is a candidate, live and distinct from every
-                // other (the constructor's contract), and the cursor passes each
-                // position once, so no other item of it is live; the states are
-                // a checked query's, over a world borrowed while items live.
-                if let Some(item) = unsafe { probe::<Q, F>(&self.data, &self.filter, entity, seat) }
-                {
+                // SAFETY: `entity` is the cursor's candidate at `index`, live
+                // and distinct from every other (the constructor's contract),
+                // and the cursor passes each position once, so no other item
+                // of it is live.
+                let item = unsafe {
+                    probe_apart::<Q, F>(&self.data, &self.filter, cursor.entities, index)
+                };
+                if let Some(item) = item {
                     return Some(item);
                 }
             },
@@ -223,6 +224,28 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
 }
 
 impl<Q: QueryData, F: QueryFilter> FusedIterator for QueryIter<'_, '_, Q, F> {}
+
+/// The item of the candidate at `driver[index]`, in a chunk that is not
+/// aligned, if it matches: [`probe`] through the sparse indexes. Kept out of
+/// `QueryIter::next`'s loop, so that the aligned path, which most walks
+/// take, keeps its state in registers.
+///
+/// # Safety
+/// As for [`probe`]: `driver[index]` is a live candidate of a walk over the
+/// world both states were built from, and no other item of it is live.
+#[inline(never)]
+unsafe fn probe_apart<'q, Q: QueryData, F: QueryFilter>(
+    data: &Q::State<'_>,
+    filter: &F::State<'_>,
+    driver: &[Entity],
+    index: usize,
+) -> Option<Q::Item<'q>> {
+    let seat = Seat::Driver(driver, index);
+    // SAFETY: `driver[index]` is a live candidate of a walk over the world
+    // both states were built from, and no other item of it is live (the
+    // caller's contract), which is all `probe` asks.
+    unsafe { probe::<Q, F>(data, filter, driver[index], seat) }
+}
 
 /// Whether the chunk `range` of the driver `entities` is aligned for `Q`: under
 /// the columns' current shifts (the run before it went on), or else after

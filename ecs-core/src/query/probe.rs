@@ -92,6 +92,5 @@ pub(crate) fn passes_aligned<F: QueryFilter>(
     driver: &[Entity],
     index: usize,
 ) -> bool {
-    F::matches_presence_at(filter, entity, driver, index)
-        && (!F::READS_TICKS || F::matches_ticks_at(filter, entity, driver, index))
+    F::matches_at(filter, entity, driver, index)
 }

@@ -162,31 +162,30 @@ fn run_batch(
     pending: &mut Pending,
     outcome: &mut Outcome,
 ) -> Option<PanicPayload> {
-    // Only systems with `Commands` number spawns; the others take no part.
-    // Each gets a block as long as its spawns in its last run.
-    let reserves = |slot: &SystemSlot| slot.system.access().reserves_ids();
+    // Only systems with `Commands` number spawns; the others take no part
+    // (their lanes stay the default one, which numbers nothing). Each gets
+    // a block as long as its spawns in its last run.
     let mut layout = LaneLayout {
         base: world.reserved_count(),
         blocks: 0,
         stride: 0,
     };
     for &i in batch {
-        if reserves(&systems[i]) {
+        let slot = &mut systems[i];
+        if slot.reserves_ids {
+            let cap = slot.lane.used();
+            slot.lane = ReservationLane::new(layout, layout.stride, layout.blocks, cap);
             layout.stride += 1;
-            layout.blocks += systems[i].lane.used();
+            layout.blocks += cap;
         }
     }
-    let (mut index, mut offset) = (0, 0);
-    for &i in batch {
-        let slot = &mut systems[i];
-        slot.lane = if reserves(slot) {
-            let cap = slot.lane.used();
-            let lane = ReservationLane::new(layout, index, offset, cap);
-            (index, offset) = (index + 1, offset + cap);
-            lane
-        } else {
-            ReservationLane::default()
-        };
+    if layout.stride > 0 {
+        // The overflow rows start past every block, known only now.
+        for &i in batch {
+            if systems[i].reserves_ids {
+                systems[i].lane.set_overflow(layout);
+            }
+        }
     }
     let world_ref: &World = world;
     let mut first_panic = None;
@@ -213,30 +212,33 @@ fn run_batch(
             }
         }
     }
-    // Every lane claims its block and as many overflow rows as the busiest
-    // one used; what a lane did not use of them are holes, which the next
-    // sync leaves unspent.
-    let rows = batch
-        .iter()
-        .map(|&i| systems[i].lane.overflow_rows())
-        .max()
-        .unwrap_or(0);
-    let first_hole = pending.holes.len();
-    for &i in batch {
-        if !reserves(&systems[i]) {
-            continue;
+    if layout.stride > 0 {
+        // Every lane claims its block and as many overflow rows as the
+        // busiest one used; what a lane did not use of them are holes, which
+        // the next sync leaves unspent.
+        let mut rows = 0;
+        for &i in batch {
+            if systems[i].reserves_ids {
+                rows = rows.max(systems[i].lane.overflow_rows());
+            }
         }
-        let lane = &mut systems[i].lane;
-        let used = lane.used();
-        let claimed = lane.cap() + rows;
-        pending
-            .holes
-            .extend((used..claimed).map(|n| lane.number(n)));
+        let first_hole = pending.holes.len();
+        for &i in batch {
+            if !systems[i].reserves_ids {
+                continue;
+            }
+            let lane = &mut systems[i].lane;
+            let used = lane.used();
+            let claimed = lane.cap() + rows;
+            pending
+                .holes
+                .extend((used..claimed).map(|n| lane.number(n)));
+        }
+        // Later batches number from past this one, so only this batch's
+        // share needs sorting.
+        pending.holes[first_hole..].sort_unstable();
+        world.claim_reserved(layout.base + layout.blocks + rows * layout.stride);
     }
-    // Later batches number from past this one, so only this batch's share
-    // needs sorting.
-    pending.holes[first_hole..].sort_unstable();
-    world.claim_reserved(layout.base + layout.blocks + rows * layout.stride);
     first_panic
 }
 
@@ -406,13 +408,13 @@ fn apply(
     errors: &mut Vec<CommandError>,
     removals: &mut Vec<(String, String)>,
 ) {
-    // Every id reserved since the last sync point, by reservation number;
-    // the holes are made nothing.
-    let mut made = vec![None; world.reserved_count() as usize];
-    world.settle_reserved_except(&pending.holes, |number, entity| {
-        made[number as usize] = Some(entity);
-    });
-    pending.holes.clear();
+    // Every id reserved since the last sync point, in reservation-number
+    // order; the holes are made nothing, so number `g` is at `g` less the
+    // holes below it.
+    let holes = core::mem::take(&mut pending.holes);
+    let reserved = world.reserved_count() as usize;
+    let mut made = Vec::with_capacity(reserved.saturating_sub(holes.len()));
+    world.settle_reserved_except(&holes, |_, entity| made.push(entity));
     let mut asked = Vec::new();
     for (applied_before, i) in pending.in_order(plan).enumerate() {
         let SystemSlot { name, system, .. } = &mut systems[i];
@@ -439,9 +441,9 @@ fn apply(
             for later in pending.in_order(plan).skip(applied_before + 1) {
                 let lane = &mut systems[later].lane;
                 for n in 0..lane.used() {
-                    let Some(entity) = made[lane.number(n) as usize] else {
-                        continue;
-                    };
+                    // A number a spawn used is never a hole.
+                    let number = lane.number(n);
+                    let entity = made[number as usize - holes.partition_point(|&h| h < number)];
                     let _ = panic::catch_unwind(AssertUnwindSafe(|| {
                         let _ = world.despawn(entity);
                     }));

@@ -110,6 +110,9 @@ pub(crate) struct SystemSlot {
     pub(crate) timing: Timing,
     /// This run's reservation numbers for spawns.
     pub(crate) lane: ReservationLane,
+    /// Whether the system reserves ids while it runs (it has `Commands`):
+    /// its access says so once, read here every frame without a virtual call.
+    pub(crate) reserves_ids: bool,
     /// The change tick of the system's last run.
     pub(crate) last_run: LastRun,
 }
@@ -309,6 +312,7 @@ impl Schedule {
                 system: config.name.into_owned(),
             });
         }
+        let reserves_ids = config.system.access().reserves_ids();
         let slot = self.stage_mut(&stage)?;
         slot.systems.push(SystemSlot {
             name: config.name,
@@ -317,6 +321,7 @@ impl Schedule {
             system: config.system,
             timing: Timing::default(),
             lane: ReservationLane::default(),
+            reserves_ids,
             last_run: LastRun::new(config.sees_earlier_changes),
         });
         slot.plan = None;

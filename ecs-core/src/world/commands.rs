@@ -100,7 +100,9 @@ impl CommandQueue {
     /// nothing, or half a bundle, under ids nobody spawned.
     pub(crate) fn apply(&mut self, world: &mut World, mut failed: impl FnMut(Error)) {
         world.settle_reserved();
-        let mut commands = core::mem::take(&mut self.commands).into_iter();
+        // Drained, not taken: the buffer keeps its capacity for the next
+        // frame's commands.
+        let mut commands = self.commands.drain(..);
         let mut spawning = None;
         let applied = panic::catch_unwind(AssertUnwindSafe(|| {
             for command in commands.by_ref() {
@@ -249,7 +251,9 @@ pub(crate) struct LaneLayout {
 
 impl ReservationLane {
     /// The lane at `index` of `layout`, whose block starts `offset` past
-    /// the batch's first number and holds `cap` numbers.
+    /// the batch's first number and holds `cap` numbers; its overflow rows
+    /// follow `layout`'s blocks and stride (see
+    /// [`set_overflow`](Self::set_overflow) when those are known later).
     pub(crate) fn new(layout: LaneLayout, index: u32, offset: u32, cap: u32) -> Self {
         Self {
             block: layout.base + offset,
@@ -259,6 +263,13 @@ impl ReservationLane {
             stride: layout.stride,
             used: core::sync::atomic::AtomicU32::new(0),
         }
+    }
+
+    /// Moves the lane's overflow rows past every block of `layout`, once
+    /// all the batch's blocks are known.
+    pub(crate) fn set_overflow(&mut self, layout: LaneLayout) {
+        self.overflow = layout.base + layout.blocks;
+        self.stride = layout.stride;
     }
 
     /// How many numbers of the lane the run used.

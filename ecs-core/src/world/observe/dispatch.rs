@@ -34,6 +34,9 @@ use super::{MAX_OBSERVER_DEPTH, ObserverCommands};
 struct DispatchOnUnwind<'w>(Option<&'w mut World>);
 
 impl Drop for DispatchOnUnwind<'_> {
+    // Inlined so that on the normal path, where the guard was emptied just
+    // before, the compiler sees the `None` and drops nothing.
+    #[inline]
     fn drop(&mut self) {
         // Only reached with the world while unwinding: the call's normal
         // end takes it back first.
