@@ -69,6 +69,8 @@ pub struct Access {
     inline: [Option<Entry>; INLINE],
     spilled: Vec<Entry>,
     conflict: Option<&'static str>,
+    /// How the two clashing entries of `conflict` touch it: (earlier, later).
+    conflict_modes: Option<(AccessMode, AccessMode)>,
     /// Types every matched entity holds (required fetches, `With`).
     with: Vec<TypeId>,
     /// Types no matched entity holds (`Without`).
@@ -159,8 +161,12 @@ impl Access {
                 && !entry.ticks_only
                 && (earlier.mode == AccessMode::Write || entry.mode == AccessMode::Write)
         };
-        if self.conflict.is_none() && self.entries().any(clashes) {
-            self.conflict = Some(entry.name);
+        if self.conflict.is_none() {
+            let earlier = self.entries().find(|&earlier| clashes(earlier));
+            if let Some(earlier) = earlier {
+                self.conflict = Some(entry.name);
+                self.conflict_modes = Some((earlier.mode, entry.mode));
+            }
         }
         match self.inline.iter_mut().find(|slot| slot.is_none()) {
             Some(slot) => *slot = Some(entry),
@@ -286,6 +292,7 @@ impl Access {
         }
         if self.conflict.is_none() {
             self.conflict = inner.conflict;
+            self.conflict_modes = inner.conflict_modes;
         }
     }
 
@@ -369,6 +376,14 @@ impl Access {
     /// elsewhere (what [`conflict`](Self::conflict) shortens).
     pub(crate) fn conflict_type_name(&self) -> Option<&'static str> {
         self.conflict
+    }
+
+    /// How the two clashing fetches of [`conflict_type_name`] touch the
+    /// type: (the earlier's mode, the later's).
+    ///
+    /// [`conflict_type_name`]: Self::conflict_type_name
+    pub(crate) fn conflict_modes(&self) -> Option<(AccessMode, AccessMode)> {
+        self.conflict_modes
     }
 
     /// The first type written, by full name.

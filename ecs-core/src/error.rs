@@ -7,6 +7,40 @@ use crate::entity::{DeadEntity, Entity};
 use crate::observer::ObserverId;
 use crate::util::ShortName;
 
+/// Where the clash of an [`Error::ConflictingAccess`] lies: what can fix it
+/// differs.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::AccessClash;
+///
+/// struct Score(u32);
+/// fn twice(_: ResMut<Score>, _: Res<Score>) {}
+///
+/// let err = Schedule::new().add_system(Stage::Update, twice).unwrap_err();
+/// assert!(matches!(err, Error::ConflictingAccess { clash: AccessClash::Resource, .. }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AccessClash {
+    /// Two queries reach the component: filters no entity passes both of
+    /// (`With<T>` in one, `Without<T>` in the other) set them apart.
+    Queries,
+    /// Two params reach one resource (an event store included); no filter
+    /// sets them apart.
+    Resource,
+    /// One param reads the whole world (`&World`) and the other writes.
+    WorldRead,
+    /// One query fetches the type twice, one of them mutably (`first` and
+    /// `second` of the error both name that query).
+    WithinQuery {
+        /// Whether its first fetch of the type writes (`&mut T`) or reads.
+        first_writes: bool,
+        /// Whether its second fetch writes.
+        second_writes: bool,
+    },
+}
+
 /// What went wrong when a world was asked to do something with an entity.
 ///
 /// Every variant names the entity as `Debug` prints it (`5v2`), and `Display`
@@ -128,16 +162,22 @@ pub enum Error {
         /// Every system in the cycle, each ordered after the one before it.
         systems: Vec<String>,
     },
-    /// Two params of one system touch the same type where at least one writes.
+    /// Two params of one system (or observer) touch the same type where at
+    /// least one writes, or one query fetches a type twice, once mutably.
     ConflictingAccess {
-        /// The system.
+        /// The system, or the observer.
         system: String,
+        /// Whether `system` names an observer.
+        observer: bool,
         /// The first param, as written (`Query<&mut Position>`).
         first: String,
-        /// The second param.
+        /// The second param (the same as `first` for a clash inside one
+        /// query).
         second: String,
         /// The full type name of the component or resource both touch.
         type_name: &'static str,
+        /// Where the clash lies, which decides what can fix it.
+        clash: AccessClash,
     },
     /// No stage of this name is in the schedule.
     UnknownStage {
@@ -363,16 +403,54 @@ impl fmt::Display for Error {
             }
             Error::ConflictingAccess {
                 system,
+                observer,
                 first,
                 second,
                 type_name,
-            } => write!(
-                f,
-                "system `{system}` cannot take both `{first}` and `{second}`: both reach \
-                 `{}` and at least one writes it. Merge them into one param, or make their \
-                 filters disjoint (`With<T>` in one, `Without<T>` in the other)",
-                ShortName(type_name)
-            ),
+                clash,
+            } => {
+                let who = if *observer { "observer" } else { "system" };
+                let type_name = ShortName(type_name);
+                if let AccessClash::WithinQuery {
+                    first_writes,
+                    second_writes,
+                } = *clash
+                {
+                    let fetch = |writes| if writes { "&mut " } else { "&" };
+                    return write!(
+                        f,
+                        "{who} `{system}` cannot take `{first}`: it fetches `{type_name}` \
+                         twice, as `{}{type_name}` and `{}{type_name}`, and one of them writes. \
+                         Fetch it once, as `&mut {type_name}`",
+                        fetch(first_writes),
+                        fetch(second_writes),
+                    );
+                }
+                write!(
+                    f,
+                    "{who} `{system}` cannot take both `{first}` and `{second}`: "
+                )?;
+                match clash {
+                    AccessClash::Queries => write!(
+                        f,
+                        "both reach `{type_name}` and at least one writes it. Merge them into \
+                         one param, or make their filters disjoint (`With<T>` in one, \
+                         `Without<T>` in the other)"
+                    ),
+                    AccessClash::Resource => write!(
+                        f,
+                        "both reach the resource `{type_name}` and at least one writes it. \
+                         Merge them into one param"
+                    ),
+                    AccessClash::WorldRead => write!(
+                        f,
+                        "`&World` reads every component and resource, and the other writes \
+                         `{type_name}`. Read through `&World` alone, or take `&mut World` as \
+                         the only param"
+                    ),
+                    AccessClash::WithinQuery { .. } => Ok(()),
+                }
+            }
             Error::UnknownStage { stage } => write!(
                 f,
                 "the schedule has no stage named `{stage}`: add it with \

@@ -88,7 +88,7 @@ pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo, TrackedComponent};
 pub use ecs_derive::{Component, MapEntities, Query, SystemParam};
 pub use entity::{Entity, EntityMap, EntityMapIter, EntityMapper, MapEntities};
-pub use error::Error;
+pub use error::{AccessClash, Error};
 pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};

@@ -416,8 +416,7 @@ fn a_reader_and_a_writer_of_one_type_in_one_system_clash() {
     assert_eq!(
         err.to_string(),
         "system `echo` cannot take both `EventReader<Num>` and `EventWriter<Num>`: both \
-         reach `Events<Num>` and at least one writes it. Merge them into one param, or make \
-         their filters disjoint (`With<T>` in one, `Without<T>` in the other)"
+         reach the resource `Events<Num>` and at least one writes it. Merge them into one param"
     );
 }
 

@@ -735,7 +735,7 @@ fn conflicting_params_are_refused() {
         .unwrap_err();
     assert_eq!(
         error.to_string(),
-        "system `conflicting_params_are_refused::{{closure}}` cannot take both \
+        "observer `conflicting_params_are_refused::{{closure}}` cannot take both \
          `Query<&mut Health>` and `Query<&Health>`: both reach `Health` and at least one \
          writes it. Merge them into one param, or make their filters disjoint (`With<T>` in \
          one, `Without<T>` in the other)"

@@ -1,5 +1,6 @@
 //! Systems and schedules: the game loop's behaviour, end to end.
 
+use ecs_core::AccessClash;
 use ecs_core::prelude::*;
 use ecs_core::schedule::CommandError;
 
@@ -143,6 +144,7 @@ fn conflicting_params_are_rejected_naming_system_params_and_type() {
         first,
         second,
         type_name,
+        ..
     } = &err
     else {
         panic!("expected a conflict, got {err}");
@@ -652,4 +654,63 @@ fn a_panicking_command_in_flush_leaves_no_entity_of_a_spawn_that_did_not_apply()
     );
     assert_eq!(world.len(), 1);
     assert!(world.flush().is_empty());
+}
+
+/// Each kind of clash between params gets advice that can fix it: filters only where two queries
+/// clash, the two fetches named where one query clashes with itself, and `&World` explained.
+#[test]
+fn conflicting_access_messages_fit_the_clash() {
+    fn message<M>(system: impl IntoSystem<M>) -> String {
+        Schedule::new()
+            .add_system(Stage::Update, system)
+            .unwrap_err()
+            .to_string()
+    }
+    fn queries(_: Query<&mut Position>, _: Query<&Position>) {}
+    assert_eq!(
+        message(queries),
+        "system `queries` cannot take both `Query<&mut Position>` and `Query<&Position>`: both \
+         reach `Position` and at least one writes it. Merge them into one param, or make their \
+         filters disjoint (`With<T>` in one, `Without<T>` in the other)"
+    );
+    fn resource(_: ResMut<Score>, _: Res<Score>) {}
+    assert_eq!(
+        message(resource),
+        "system `resource` cannot take both `ResMut<Score>` and `Res<Score>`: both reach the \
+         resource `Score` and at least one writes it. Merge them into one param"
+    );
+    fn world_then_writer(_: &World, _: Query<&mut Position>) {}
+    assert_eq!(
+        message(world_then_writer),
+        "system `world_then_writer` cannot take both `&World` and `Query<&mut Position>`: \
+         `&World` reads every component and resource, and the other writes `Position`. Read \
+         through `&World` alone, or take `&mut World` as the only param"
+    );
+    fn writer_then_world(_: ResMut<Score>, _: &World) {}
+    assert_eq!(
+        message(writer_then_world),
+        "system `writer_then_world` cannot take both `ResMut<Score>` and `&World`: `&World` \
+         reads every component and resource, and the other writes `Score`. Read through \
+         `&World` alone, or take `&mut World` as the only param"
+    );
+    fn itself(_: Query<(&mut Position, &Velocity, &Position)>) {}
+    let err = Schedule::new()
+        .add_system(Stage::Update, itself)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "system `itself` cannot take `Query<(&mut Position, &Velocity, &Position)>`: it fetches \
+         `Position` twice, as `&mut Position` and `&Position`, and one of them writes. Fetch \
+         it once, as `&mut Position`"
+    );
+    assert!(matches!(
+        err,
+        Error::ConflictingAccess {
+            clash: AccessClash::WithinQuery {
+                first_writes: true,
+                second_writes: false
+            },
+            ..
+        }
+    ));
 }

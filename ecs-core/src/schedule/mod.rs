@@ -19,7 +19,6 @@ use std::borrow::Cow;
 
 use crate::error::Error;
 use crate::system::{AnySystem, IntoSystem, LastRun};
-use crate::util::ShortName;
 use crate::world::{ReservationLane, World};
 
 pub use explain::{Explanation, Overlap, StageExplanation};
@@ -299,13 +298,12 @@ impl Schedule {
     ) -> Result<(), Error> {
         let stage = stage.into();
         let config = system.into_config();
-        if let Some((first, second, type_name)) = config.system.access().clash() {
-            return Err(Error::ConflictingAccess {
-                system: config.name.into_owned(),
-                first: ShortName::param(first),
-                second: ShortName::param(second),
-                type_name,
-            });
+        if let Some(error) = config
+            .system
+            .access()
+            .clash_error(config.name.clone(), false)
+        {
+            return Err(error);
         }
         if self.contains_system(&config.name) {
             return Err(Error::DuplicateSystem {

@@ -5,6 +5,7 @@ use core::any::TypeId;
 use core::fmt;
 
 use crate::access::{Access, AccessMode};
+use crate::error::{AccessClash, Error};
 use crate::util::ShortName;
 
 /// One param's access: a query's components (with its filters), or a
@@ -82,8 +83,20 @@ pub struct SystemAccess {
     /// Whether a param reserves entity ids while the system runs
     /// (`Commands`): only such systems get a reservation lane in a batch.
     reserves_ids: bool,
-    /// The first clash between two params: (first, second, type name).
-    clash: Option<(&'static str, &'static str, &'static str)>,
+    /// The first clash between two params: (first, second, type name), and
+    /// where it lies.
+    clash: Option<(&'static str, &'static str, &'static str, Site)>,
+}
+
+/// Where a recorded clash lies (see [`AccessClash`]).
+#[derive(Clone, Copy, Debug)]
+enum Site {
+    Queries,
+    Resource,
+    /// Against `&World`.
+    WorldRead,
+    /// Inside one query: how its two fetches touch the type.
+    WithinQuery(AccessMode, AccessMode),
 }
 
 impl fmt::Debug for SystemAccess {
@@ -248,14 +261,23 @@ impl SystemAccess {
         };
         if self.clash.is_none() {
             let param = added.param;
+            let among = match kind {
+                Kind::Query => Site::Queries,
+                Kind::Resource => Site::Resource,
+            };
             self.clash = added
                 .access
                 .conflict_type_name()
-                .map(|name| (param, param, name))
+                .zip(added.access.conflict_modes())
+                .map(|(name, (a, b))| (param, param, name, Site::WithinQuery(a, b)))
                 .or_else(|| {
-                    clash_among(uses, &added.access).map(|(earlier, name)| (earlier, param, name))
+                    clash_among(uses, &added.access)
+                        .map(|(earlier, name)| (earlier, param, name, among))
                 })
-                .or_else(|| Some((self.world_reader?, param, added.access.first_write()?)));
+                .or_else(|| {
+                    let name = added.access.first_write()?;
+                    Some((self.world_reader?, param, name, Site::WorldRead))
+                });
         }
         uses.push(added);
     }
@@ -278,7 +300,7 @@ impl SystemAccess {
         if self.clash.is_none()
             && let Some((writer, name)) = self.first_writer()
         {
-            self.clash = Some((writer, param, name));
+            self.clash = Some((writer, param, name, Site::WorldRead));
         }
         self.world_reader.get_or_insert(param);
     }
@@ -342,6 +364,30 @@ impl SystemAccess {
     /// ```
     pub fn clash(&self) -> Option<(&'static str, &'static str, &'static str)> {
         self.clash
+            .map(|(first, second, type_name, _)| (first, second, type_name))
+    }
+
+    /// The error for the first clash between two params, if there is one,
+    /// for the system (or, if `observer`, the observer) named `name`.
+    pub(crate) fn clash_error(&self, name: impl Into<String>, observer: bool) -> Option<Error> {
+        let (first, second, type_name, site) = self.clash?;
+        let clash = match site {
+            Site::Queries => AccessClash::Queries,
+            Site::Resource => AccessClash::Resource,
+            Site::WorldRead => AccessClash::WorldRead,
+            Site::WithinQuery(earlier, later) => AccessClash::WithinQuery {
+                first_writes: earlier == AccessMode::Write,
+                second_writes: later == AccessMode::Write,
+            },
+        };
+        Some(Error::ConflictingAccess {
+            system: name.into(),
+            observer,
+            first: ShortName::param(first),
+            second: ShortName::param(second),
+            type_name,
+            clash,
+        })
     }
 
     /// Why a system with this access and one with `other` may not run at

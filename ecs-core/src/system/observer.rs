@@ -6,7 +6,6 @@ use std::panic::{self, AssertUnwindSafe};
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::observer::Trigger;
-use crate::util::ShortName;
 use crate::world::{CommandQueue, IntoObserver, Observer, ObserverRunner, World, observer_name};
 
 use super::access::SystemAccess;
@@ -131,13 +130,8 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> IntoObserver<Marker> for F {
     fn into_observer(self) -> Result<Observer, Error> {
         let mut access = SystemAccess::new();
         let state = F::Param::init(&mut access);
-        if let Some((first, second, type_name)) = access.clash() {
-            return Err(Error::ConflictingAccess {
-                system: observer_name(core::any::type_name::<F>()),
-                first: ShortName::param(first),
-                second: ShortName::param(second),
-                type_name,
-            });
+        if let Some(error) = access.clash_error(observer_name(core::any::type_name::<F>()), true) {
+            return Err(error);
         }
         let runner = FunctionObserver {
             function: self,
