@@ -545,9 +545,10 @@ fn two_panicking_drops_in_different_storages_during_world_drop() {
     ledger.assert_all_dropped();
 }
 
-/// A value whose `Drop` panics when `insert_bundle` replaces it: the panic reaches the caller,
-/// every value (old, new, and the rest of the bundle) is dropped at most once, nothing leaks,
-/// the world holds exactly the values still live, and it stays usable.
+/// A value whose `Drop` panics when `insert_bundle` replaces it: the panic reaches the caller
+/// once the whole bundle is stored, every value (old, new, and the rest of the bundle) is
+/// dropped at most once, nothing leaks, the world holds exactly the values still live, and it
+/// stays usable.
 #[test]
 fn panicking_drop_during_insert_bundle_overwrite() {
     let ledger = Ledger::default();
@@ -566,8 +567,8 @@ fn panicking_drop_during_insert_bundle_overwrite() {
         "live values are exactly those the world holds"
     );
     assert!(
-        world.contains::<A>(e),
-        "the replacing A was stored before the old one dropped"
+        world.contains::<A>(e) && world.contains::<B>(e) && world.contains::<C>(e),
+        "the whole bundle was stored"
     );
     assert_usable(&mut world, &ledger);
     drop(world);
@@ -575,8 +576,8 @@ fn panicking_drop_during_insert_bundle_overwrite() {
 }
 
 /// A bundle given to `spawn` that repeats a type whose earlier value's `Drop` panics: the panic
-/// reaches the caller, every value is dropped at most once, and whatever the half-spawned entity
-/// ended up with is exactly the set of values still live.
+/// reaches the caller once the entity is spawned whole (the `B` and the later `A`), every value
+/// is dropped at most once, and the entity holds exactly the values still live.
 #[test]
 fn panicking_drop_inside_a_spawn_bundle() {
     let ledger = Ledger::default();
@@ -586,13 +587,12 @@ fn panicking_drop_inside_a_spawn_bundle() {
     })));
     ledger.assert_no_errors();
     let e = Entity::from_bits(1 << 32).unwrap();
-    let held = if world.is_alive(e) {
-        held_ids(&world, e)
-    } else {
-        BTreeSet::new()
-    };
-    assert_eq!(ledger.live_ids(), held);
-    assert_eq!(world.len(), usize::from(world.is_alive(e)));
+    assert!(
+        world.contains::<A>(e) && world.contains::<B>(e),
+        "spawned whole"
+    );
+    assert_eq!(ledger.live_ids(), held_ids(&world, e));
+    assert_eq!(world.len(), 1);
     assert_usable(&mut world, &ledger);
     drop(world);
     ledger.assert_all_dropped();

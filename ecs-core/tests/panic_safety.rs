@@ -663,8 +663,8 @@ fn absurd_size_hint_changes_nothing_or_spawns_exactly_the_items() {
 }
 
 /// A `spawn_batch` whose bundles repeat a type, where the earlier value's `Drop` panics on the
-/// third item: the first two entities are complete, the third keeps what was written before the
-/// panic (the later `A`, not `N`), and every value is dropped exactly once.
+/// third item: the panic reaches the caller once the whole batch is spawned, every entity
+/// complete (the later `A` and `N`), and every value is dropped exactly once.
 #[test]
 fn panic_in_drop_inside_a_spawn_batch_bundle() {
     let ledger = Ledger::default();
@@ -684,11 +684,11 @@ fn panic_in_drop_inside_a_spawn_batch_bundle() {
     assert_panicked(result, "intentional panic in Drop");
     let mut model = new_model();
     model.register(&[ka(), kn()]);
-    for i in 0..3u32 {
-        let mut writes = vec![(ka(), Value::U64(kept[i as usize]))];
-        if i < 2 {
-            writes.push((kn(), Value::I64(i64::from(i))));
-        }
+    for i in 0..5u32 {
+        let writes = [
+            (ka(), Value::U64(kept[i as usize])),
+            (kn(), Value::I64(i64::from(i))),
+        ];
         assert_eq!(model.spawn(writes), ent(i, 1));
     }
     assert_world(&world, &model, &ledger, &[]);
@@ -798,9 +798,10 @@ fn panic_in_drop_during_clear() {
     }
 }
 
-/// A panicking `Drop` of a value an `insert_bundle` overwrites: the panic reaches the caller,
-/// the replacing value is stored, the rest of the bundle is dropped (not stored) exactly once,
-/// the entity's other components are untouched; the same through `EntityMut::insert_bundle`.
+/// A panicking `Drop` of a value an `insert_bundle` overwrites: the panic reaches the caller
+/// once the whole bundle is stored (the replacing value and the rest after it), the entity's
+/// other components are untouched; the same through `EntityMut::insert_bundle`, and for a
+/// `spawn` whose bundle repeats a type.
 #[test]
 fn panic_in_drop_during_an_overwrite() {
     for grouped in [false, true] {
@@ -816,12 +817,14 @@ fn panic_in_drop_during_an_overwrite() {
         drop(world.insert(e, A(bomb)).expect("alive"));
 
         let (new_a, new_b) = (ledger.token(), ledger.token());
-        let new_a_id = new_a.id;
+        let (new_a_id, new_b_id) = (new_a.id, new_b.id);
         let result = catch_unwind(AssertUnwindSafe(|| {
             world.insert_bundle(e, (A(new_a), B(new_b), N(-1)))
         }));
         assert_panicked(result, "intentional panic in Drop");
         model.insert(e, ka(), Value::U64(new_a_id));
+        model.insert(e, kb(), Value::U64(new_b_id));
+        model.insert(e, kn(), Value::I64(-1));
         assert_world(&world, &model, &ledger, &[]);
 
         let (&f, _) = model.live().iter().nth(3).expect("20 entities");
@@ -830,35 +833,65 @@ fn panic_in_drop_during_an_overwrite() {
         model.insert(f, kn(), Value::I64(7));
         model.insert(f, ka(), id(&bomb));
         world.insert(f, A(bomb)).expect("alive");
-        let replacement = ledger.token();
-        let replacement_id = replacement.id;
+        let (replacement, after) = (ledger.token(), ledger.token());
+        let (replacement_id, after_id) = (replacement.id, after.id);
         let result = catch_unwind(AssertUnwindSafe(|| {
-            let _ = world.entity_mut(f).expect("alive").insert_bundle((
-                N(8),
-                A(replacement),
-                B(ledger.token()),
-            ));
+            let _ =
+                world
+                    .entity_mut(f)
+                    .expect("alive")
+                    .insert_bundle((N(8), A(replacement), B(after)));
         }));
         assert_panicked(result, "intentional panic in Drop");
         model.insert(f, kn(), Value::I64(8));
         model.insert(f, ka(), Value::U64(replacement_id));
+        model.insert(f, kb(), Value::U64(after_id));
         assert_world(&world, &model, &ledger, &[]);
 
         // A bundle that repeats a type, given to `spawn`, with the earlier value a bomb.
         let (later, other) = (ledger.token(), ledger.token());
-        let later_id = later.id;
+        let (later_id, other_id) = (later.id, other.id);
         let next = Entity::from_bits((1 << 32) | 20).expect("valid");
         let result = catch_unwind(AssertUnwindSafe(|| {
             world.spawn((A(ledger.bomb()), N(3), A(later), B(other)))
         }));
         assert_panicked(result, "intentional panic in Drop");
-        let writes = [(ka(), Value::U64(later_id)), (kn(), Value::I64(3))];
+        let writes = [
+            (ka(), Value::U64(later_id)),
+            (kn(), Value::I64(3)),
+            (kb(), Value::U64(other_id)),
+        ];
         assert_eq!(model.spawn(writes), next);
         assert_world(&world, &model, &ledger, &[]);
         assert_usable(&mut world, &mut model, &ledger);
         drop(world);
         ledger.assert_all_dropped();
     }
+}
+
+/// The smallest overwrite whose replaced value panics in `Drop`: `insert_bundle((A, B))` on an
+/// entity holding a panicking `A` stores the new `A` and the `B` after it, and the `B`'s
+/// `OnAdd` observer runs, before the panic reaches the caller: the whole call, never half.
+#[test]
+fn a_panicking_drop_of_a_replaced_value_leaves_the_whole_bundle_written() {
+    let ledger = Ledger::default();
+    let mut world = World::new();
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&seen);
+    world.observe(move |_: OnAdd<B>| {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    let e = world.spawn(A(ledger.bomb()));
+    let (a, b) = (ledger.token(), ledger.token());
+    let (a_id, b_id) = (a.id, b.id);
+    let result = catch_unwind(AssertUnwindSafe(|| world.insert_bundle(e, (A(a), B(b)))));
+    assert_panicked(result, "intentional panic in Drop");
+    assert_eq!(world.get::<A>(e).map(|v| v.0.id), Ok(a_id));
+    assert_eq!(world.get::<B>(e).map(|v| v.0.id), Ok(b_id));
+    assert_eq!(seen.load(Ordering::SeqCst), 1, "B's observer ran");
+    assert_eq!(ledger.live_ids(), BTreeSet::from([a_id, b_id]));
+    drop(world);
+    ledger.assert_all_dropped();
 }
 
 /// A value handed back by `remove` or by an overwriting `insert` panics when the caller drops

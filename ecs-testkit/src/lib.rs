@@ -14,9 +14,13 @@
 //! - [`strategy`]: proptest strategies producing operations.
 //! - [`ledger`]: every tracked value is made and dropped by id, so a double drop or a leak
 //!   names the value.
+//! - [`faults`]: operations that carry a fault (a `Drop`, an observer, a command, a system or a
+//!   `MapEntities` that panics), a model of how each call must end under it, and the harness
+//!   that compares the two after every step.
 
 pub mod bundle;
 pub mod component;
+pub mod faults;
 pub mod fuzz;
 pub mod harness;
 pub mod ledger;

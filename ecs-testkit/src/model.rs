@@ -255,15 +255,28 @@ impl Model {
 
     /// `World::clear`: every live slot is freed in index order, so the highest index pops first.
     pub fn clear(&mut self) {
+        self.clear_except(&BTreeSet::new());
+    }
+
+    /// `World::clear` while `kept` (ids the `OnRemove` observers of the clear reserved) stay
+    /// alive: every other live slot is freed in index order.
+    pub fn clear_except(&mut self, kept: &BTreeSet<Entity>) {
         for index in 0..self.slot_count() {
-            if self.slots[index as usize].1 {
+            let (version, alive) = self.slots[index as usize];
+            if alive && !kept.contains(&ent(index, version)) {
                 self.free_slot(index);
             }
         }
-        for e in std::mem::take(&mut self.live).into_keys() {
+        for (e, record) in std::mem::take(&mut self.live) {
+            if kept.contains(&e) {
+                self.live.insert(e, record);
+                continue;
+            }
+            for key in record.keys() {
+                *self.counts.get_mut(key).expect("counted") -= 1;
+            }
             self.mark_dead(e);
         }
-        self.counts.clear();
     }
 
     /// Classifies `entity` by the slot rule (the live occupant is alive; a version at or below

@@ -16,10 +16,11 @@ pub(crate) use sealed::ComponentWriter;
 /// [`World::spawn`](crate::World::spawn) or [`World::insert_bundle`](crate::World::insert_bundle).
 ///
 /// Tuples nest, so `((A, B), C)` is a bundle too. If a type appears twice, the
-/// later value wins and the earlier one is dropped (should that `Drop` panic
-/// inside `spawn`, the entity stays spawned with what was written so far, and
-/// the panic carries on before its id is returned). The trait is implemented
-/// for you; it cannot be implemented outside this crate.
+/// later value wins and the earlier one is dropped. A bundle is written whole:
+/// should the `Drop` of a value it replaces panic (the earlier of a repeated
+/// type, or one the entity held), every other value of the bundle is still
+/// written, and the panic carries on once the call is done. The trait is
+/// implemented for you; it cannot be implemented outside this crate.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -54,9 +55,11 @@ pub(crate) mod sealed {
     /// Where a bundle inserts the components of a live entity one at a time:
     /// the world's structural funnel, which keeps masks and hooks in step.
     pub trait ComponentWriter {
-        /// Gives the live `entity` `value` in storage `id` (which is `T`'s),
-        /// returning the value it replaces.
-        fn insert<T: Component>(&mut self, id: ComponentId, entity: Entity, value: T) -> Option<T>;
+        /// Gives the live `entity` `value` in storage `id` (which is `T`'s) and
+        /// drops the value it replaces. Should that `Drop` panic, the writer
+        /// keeps the panic, so the rest of the bundle is still written; its
+        /// owner raises it once the whole call is written.
+        fn insert<T: Component>(&mut self, id: ComponentId, entity: Entity, value: T);
     }
 
     /// How a bundle writes itself into storages. Hidden so that a bundle can only
@@ -148,7 +151,8 @@ pub(crate) mod sealed {
         /// offsets `0..ids.len()` past the tails were written since the
         /// storages last grew or committed, and no storage holds any of the ids.
         unsafe fn commit_run(columns: &Self::Columns, ids: RunIds<'_>, tick: u64);
-        /// Inserts every component for the live `entity`, dropping values it replaces.
+        /// Inserts every component for the live `entity`, dropping values it
+        /// replaces (see [`ComponentWriter::insert`]).
         ///
         /// Each new component is recorded (mask, groups) before any replaced
         /// value drops, so a panicking `Drop` leaves the world consistent.
@@ -242,7 +246,7 @@ impl<T: Component> sealed::WriteBundle for T {
         ids: &mut slice::Iter<'_, ComponentId>,
         entity: Entity,
     ) {
-        drop(writer.insert(next_id(ids), entity, self));
+        writer.insert(next_id(ids), entity, self);
     }
 }
 

@@ -145,7 +145,9 @@ impl Structural<'_> {
         bundle: B,
         entity: Entity,
     ) {
-        bundle.write(self, &mut ids.iter(), entity);
+        let mut writer = BundleWriter::new(self);
+        bundle.write(&mut writer, &mut ids.iter(), entity);
+        writer.finish();
     }
 
     /// Allocates an entity and gives it every component of `bundle`.
@@ -161,7 +163,9 @@ impl Structural<'_> {
             let tick = self.clock.advance();
             self.append_fresh(info, &columns, hooked, tick, bundle, entity);
         } else {
-            bundle.write(self, &mut info.ids.iter(), entity);
+            let mut writer = BundleWriter::new(self);
+            bundle.write(&mut writer, &mut info.ids.iter(), entity);
+            writer.finish();
         }
         entity
     }
@@ -219,11 +223,14 @@ impl Structural<'_> {
                 spawned.push(entity);
             }
         } else {
+            // Every bundle is written, whatever a replaced value's `Drop` does.
+            let mut writer = BundleWriter::new(self);
             for bundle in bundles {
-                let entity = self.entities.alloc();
-                bundle.write(self, &mut info.ids.iter(), entity);
+                let entity = writer.funnel.entities.alloc();
+                bundle.write(&mut writer, &mut info.ids.iter(), entity);
                 spawned.push(entity);
             }
+            writer.finish();
         }
     }
 
@@ -407,9 +414,34 @@ impl Structural<'_> {
     }
 }
 
-impl ComponentWriter for Structural<'_> {
+/// The funnel as bundles see it: each value inserted through
+/// [`Structural::insert`], each value it replaces dropped at once, the first
+/// panic of those `Drop`s kept until [`finish`](Self::finish), so a bundle
+/// (or a batch of them) is written whole even when one panics.
+struct BundleWriter<'f, 'a> {
+    funnel: &'f mut Structural<'a>,
+    panics: DeferredPanic,
+}
+
+impl<'f, 'a> BundleWriter<'f, 'a> {
+    fn new(funnel: &'f mut Structural<'a>) -> Self {
+        Self {
+            funnel,
+            panics: DeferredPanic::default(),
+        }
+    }
+
+    /// Raises the first panic of a replaced value's `Drop`, if any.
+    fn finish(self) {
+        self.panics.resume();
+    }
+}
+
+impl ComponentWriter for BundleWriter<'_, '_> {
     #[inline]
-    fn insert<T: Component>(&mut self, id: ComponentId, entity: Entity, value: T) -> Option<T> {
-        Structural::insert(self, id, entity, value)
+    fn insert<T: Component>(&mut self, id: ComponentId, entity: Entity, value: T) {
+        if let Some(replaced) = self.funnel.insert(id, entity, value) {
+            self.panics.run(|| drop(replaced));
+        }
     }
 }
