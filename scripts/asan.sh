@@ -14,10 +14,11 @@
 # bad access from our code into memory the allocator handed out (ASan replaces malloc/free for
 # the whole process), which is where all of ecs-core's unsafe code points.
 #
-# The compile-fail tests (trybuild: derive_*, send_sync_compile_fail) run rustc, not our code,
-# and would inherit the sanitizer flags into their own builds, so they are skipped here.
+# The binaries that drive trybuild run rustc, not our code, and would inherit the sanitizer flags
+# into their own builds, so they are skipped here (found by what they link: trybuild_drivers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/trybuild_drivers.sh
 
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     echo "asan: no nightly toolchain installed (rustup toolchain list); skipping."
@@ -79,22 +80,25 @@ for line in sys.stdin:
         print(msg["executable"])
 ' <<<"$json"
 )
-if [ "${#binaries[@]}" -eq 0 ]; then
+split_trybuild_drivers
+if [ "${#checked[@]}" -eq 0 ]; then
     echo "asan: no test binaries were built" >&2
     exit 1
 fi
 # Make sure the instrumentation is really there, so a green run means something (grep reads
 # all of nm's output: with `-q` an early exit would fail the pipe under pipefail).
-if ! nm "${binaries[0]}" 2>/dev/null | grep "__asan_init" >/dev/null; then
-    echo "asan: ${binaries[0]} is not instrumented" >&2
+if ! nm "${checked[0]}" 2>/dev/null | grep "__asan_init" >/dev/null; then
+    echo "asan: ${checked[0]} is not instrumented" >&2
     exit 1
 fi
+for binary in "${skipped[@]}"; do
+    echo "-- asan skips $(basename "$binary"): it drives trybuild"
+done
 
 failed=0
-for binary in "${binaries[@]}"; do
+for binary in "${checked[@]}"; do
     echo "== asan $(basename "$binary")"
-    if ! "$binary" --test-threads=2 -q \
-        --skip derive_component --skip derive_query --skip send_sync_compile_fail; then
+    if ! "$binary" --test-threads=2 -q; then
         echo "!! asan failed for $binary" >&2
         failed=1
     fi
@@ -104,4 +108,5 @@ if [ "$failed" -ne 0 ]; then
     echo "asan: errors found" >&2
     exit 1
 fi
-echo "asan: ${#binaries[@]} test binaries, no AddressSanitizer or LeakSanitizer reports"
+echo "asan: ${#checked[@]} test binaries, no AddressSanitizer or LeakSanitizer reports" \
+    "(${#skipped[@]} that drive trybuild skipped)"

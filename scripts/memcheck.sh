@@ -5,10 +5,11 @@
 # Usage: scripts/memcheck.sh            (property tests shortened for valgrind's ~50x slowdown)
 #        ECS_MODEL_CASES=1000 scripts/memcheck.sh
 #
-# The compile-fail tests (derive_*, *_compile_fail) run rustc, not our code, so they are
-# skipped here.
+# The binaries that drive trybuild run rustc, not our code, so they are skipped here (found by
+# what they link: trybuild_drivers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/trybuild_drivers.sh
 
 if ! command -v valgrind >/dev/null; then
     echo "valgrind is not installed (apt-get install valgrind)" >&2
@@ -29,14 +30,20 @@ import json, sys
 for line in sys.stdin:
     msg = json.loads(line)
     if msg.get("reason") == "compiler-artifact" and msg.get("executable") and msg["profile"]["test"]:
-        name = msg["target"]["name"]
-        if not (name.startswith("derive_") or name.endswith("_compile_fail")):
-            print(msg["executable"])
+        print(msg["executable"])
 '
 )
+split_trybuild_drivers
+if [ "${#checked[@]}" -eq 0 ]; then
+    echo "memcheck: no test binaries were built" >&2
+    exit 1
+fi
+for binary in "${skipped[@]}"; do
+    echo "-- valgrind skips $(basename "$binary"): it drives trybuild"
+done
 
 failed=0
-for binary in "${binaries[@]}"; do
+for binary in "${checked[@]}"; do
     echo "== valgrind $(basename "$binary")"
     # Panics that tests provoke on purpose unwind normally; valgrind sees nothing wrong.
     if ! valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
@@ -50,7 +57,8 @@ if [ "$failed" -ne 0 ]; then
     echo "memcheck: errors found" >&2
     exit 1
 fi
-echo "memcheck: ${#binaries[@]} test binaries, no errors, no definite leaks"
+echo "memcheck: ${#checked[@]} test binaries, no errors, no definite leaks" \
+    "(${#skipped[@]} that drive trybuild skipped)"
 
 # AddressSanitizer too, when a nightly toolchain is installed (it says so and exits 0 otherwise).
 if [ "${ECS_SKIP_ASAN:-0}" != 1 ]; then

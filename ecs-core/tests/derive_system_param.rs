@@ -1,15 +1,9 @@
-//! `#[derive(SystemParam)]`: compile tests with pinned error messages, and
-//! derived params running in a schedule.
+//! `#[derive(SystemParam)]`: derived params running in a schedule. The
+//! compile tests and their pinned error messages are in
+//! `derive_system_param_ui.rs`.
 
 use ecs_core::prelude::*;
 use ecs_core::system::{Conflict, SystemAccess, SystemParam as _};
-
-#[test]
-fn derive_system_param_ui() {
-    let t = trybuild::TestCases::new();
-    t.pass("tests/ui/system_param/pass/*.rs");
-    t.compile_fail("tests/ui/system_param/fail/*.rs");
-}
 
 #[derive(Component, Debug, PartialEq)]
 struct Position {

@@ -3,7 +3,8 @@
 //! thread of the pool, and a panicking system leaves the world consistent.
 #![cfg(feature = "parallel")]
 
-use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use ecs_core::change::Tick;
@@ -21,8 +22,6 @@ struct C<const N: usize>(u64);
 struct Flags {
     flags: [AtomicIsize; 8],
     overlaps: AtomicUsize,
-    max_running: AtomicUsize,
-    running: AtomicUsize,
 }
 
 impl Flags {
@@ -45,13 +44,78 @@ impl Flags {
     fn unwrite(&self, n: usize) {
         self.flags[n].fetch_sub(isize::MIN / 2, Ordering::SeqCst);
     }
-    fn enter(&self) {
-        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
-        self.max_running.fetch_max(now, Ordering::SeqCst);
+}
+
+/// A meeting point for `parties` systems: each arrival waits until the
+/// whole group of `parties` it belongs to (arrivals `1..=parties`, then the
+/// next `parties`, ...) has arrived. A group completes only if its members
+/// run at the same time, and it completes however slow each thread is: the
+/// patience only keeps a test whose systems cannot meet from hanging, and is
+/// far beyond any delay a loaded machine or valgrind adds.
+struct Meeting {
+    parties: usize,
+    arrived: Mutex<usize>,
+    all_here: Condvar,
+    /// Arrivals that gave up before their group was complete, or came after
+    /// one did: once a group has missed, nobody waits any more, so a test
+    /// whose systems cannot meet fails after one wait, not one per frame.
+    missed: AtomicUsize,
+    patience: Duration,
+}
+
+impl Meeting {
+    fn new(parties: usize) -> Self {
+        Self {
+            parties,
+            arrived: Mutex::new(0),
+            all_here: Condvar::new(),
+            missed: AtomicUsize::new(0),
+            patience: Duration::from_secs(30),
+        }
     }
-    fn leave(&self) {
-        self.running.fetch_sub(1, Ordering::SeqCst);
+
+    fn arrive(&self) {
+        let deadline = Instant::now() + self.patience;
+        let mut arrived = self.arrived.lock().unwrap();
+        *arrived += 1;
+        if self.missed.load(Ordering::SeqCst) > 0 {
+            self.missed.fetch_add(1, Ordering::SeqCst);
+            return;
+        }
+        let group_complete = arrived.div_ceil(self.parties) * self.parties;
+        self.all_here.notify_all();
+        while *arrived < group_complete {
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                self.missed.fetch_add(1, Ordering::SeqCst);
+                return;
+            };
+            arrived = self.all_here.wait_timeout(arrived, left).unwrap().0;
+        }
     }
+
+    fn arrivals(&self) -> usize {
+        *self.arrived.lock().unwrap()
+    }
+}
+
+#[test]
+fn a_meeting_completes_only_when_its_parties_are_there_at_once() {
+    let meeting = Meeting::new(2);
+    std::thread::scope(|s| {
+        s.spawn(|| meeting.arrive());
+        s.spawn(|| meeting.arrive());
+    });
+    assert_eq!(
+        (meeting.arrivals(), meeting.missed.load(Ordering::SeqCst)),
+        (2, 0)
+    );
+    // One party alone waits out its patience and is counted as missed.
+    let alone = Meeting {
+        patience: Duration::ZERO,
+        ..Meeting::new(2)
+    };
+    alone.arrive();
+    assert_eq!(alone.missed.load(Ordering::SeqCst), 1);
 }
 
 #[test]
@@ -69,7 +133,6 @@ fn the_flags_notice_an_overlap() {
 
 /// Reads `C<R>`, writes `C<W>`, holding both flags for a while.
 fn mix<const R: usize, const W: usize>(mut q: Query<(&C<R>, &mut C<W>)>, flags: Res<Flags>) {
-    flags.enter();
     flags.read(R);
     flags.write(W);
     for (r, w) in q.iter_mut() {
@@ -78,17 +141,19 @@ fn mix<const R: usize, const W: usize>(mut q: Query<(&C<R>, &mut C<W>)>, flags: 
     std::thread::sleep(Duration::from_micros(200));
     flags.unwrite(W);
     flags.unread(R);
-    flags.leave();
 }
 
 /// Only reads `C<R>`.
 fn look<const R: usize>(q: Query<&C<R>>, flags: Res<Flags>) {
-    flags.enter();
     flags.read(R);
     let _ = q.iter().map(|c| c.0).fold(0u64, u64::wrapping_add);
     std::thread::sleep(Duration::from_micros(200));
     flags.unread(R);
-    flags.leave();
+}
+
+/// Touches no component: meets the other systems of its meeting.
+fn meet<const N: usize>(meeting: Res<Meeting>) {
+    meeting.arrive();
 }
 
 fn add_mixers(schedule: &mut Schedule, stage: Stage) {
@@ -114,31 +179,65 @@ fn populated_world() -> World {
     world
 }
 
+/// A pool of four threads, whatever the machine: enough for every batch
+/// below to go to the pool, and for a system waiting at a [`Meeting`] to
+/// leave threads free for the rest of its batch.
+fn four_threads() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .expect("a pool of four threads")
+}
+
 #[test]
 fn conflicting_systems_never_overlap() {
     let mut world = populated_world();
     world.insert_resource(Flags::default());
+    world.insert_resource(Meeting::new(2));
     let mut schedule = Schedule::new();
     schedule.set_parallel_threshold(0);
     add_mixers(&mut schedule, Stage::Update);
+    // Two systems that conflict with nothing join the first batch and meet
+    // there every frame: the frame goes on only once they ran at the same
+    // time, so the batches counted as parallel really run systems at once.
+    schedule
+        .add_system(Stage::Update, meet::<0>.named("meet_a"))
+        .unwrap();
+    schedule
+        .add_system(Stage::Update, meet::<1>.named("meet_b"))
+        .unwrap();
+    let explained = schedule.explain().unwrap();
+    let update = explained.stage(Stage::Update).unwrap();
+    assert_eq!(update.batches.len(), 3, "{explained}");
+    assert!(update.batches.iter().all(|batch| batch.len() >= 2));
+    assert!(
+        update.batches[0].contains(&"meet_a".to_owned())
+            && update.batches[0].contains(&"meet_b".to_owned()),
+        "{explained}"
+    );
     let frames = 150;
-    for _ in 0..frames {
-        schedule.run(&mut world).unwrap();
-    }
+    four_threads().install(|| {
+        for _ in 0..frames {
+            schedule.run(&mut world).unwrap();
+        }
+    });
     let flags = world.resource::<Flags>().unwrap();
     assert_eq!(
         flags.overlaps.load(Ordering::SeqCst),
         0,
         "two conflicting systems overlapped"
     );
-    // The test is only worth something if systems did run at once.
-    assert!(schedule.parallel_batches() >= frames);
-    if rayon::current_num_threads() > 1 {
-        assert!(
-            flags.max_running.load(Ordering::SeqCst) >= 2,
-            "no two systems ever ran at once"
-        );
-    }
+    assert_eq!(
+        schedule.parallel_batches(),
+        3 * frames,
+        "every batch spread"
+    );
+    let meeting = world.resource::<Meeting>().unwrap();
+    assert_eq!(
+        (meeting.arrivals(), meeting.missed.load(Ordering::SeqCst)),
+        (2 * frames as usize, 0),
+        "the two systems of the first batch did not run at once"
+    );
 }
 
 #[test]
@@ -306,16 +405,18 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
         .clone();
     assert!(update.batches[0].contains(&"Update/b4".to_owned()));
     assert!(update.batches[0].contains(&"Update/b6".to_owned()));
-    for frame in 0..40 {
-        parallel.run(&mut parallel_world).unwrap();
-        single.run(&mut single_world).unwrap();
-        assert_eq!(
-            snapshot(&mut parallel_world),
-            snapshot(&mut single_world),
-            "the worlds differ after frame {frame}"
-        );
-        assert_eq!(parallel.command_errors(), single.command_errors());
-    }
+    four_threads().install(|| {
+        for frame in 0..40 {
+            parallel.run(&mut parallel_world).unwrap();
+            single.run(&mut single_world).unwrap();
+            assert_eq!(
+                snapshot(&mut parallel_world),
+                snapshot(&mut single_world),
+                "the worlds differ after frame {frame}"
+            );
+            assert_eq!(parallel.command_errors(), single.command_errors());
+        }
+    });
     assert!(parallel.parallel_batches() > 0);
     assert_eq!(single.parallel_batches(), 0);
     let observed = parallel_world.query::<&C<5>>().iter().count();
@@ -333,27 +434,13 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
 #[test]
 fn a_stage_offers_its_systems_to_every_thread_of_the_pool() {
     const THREADS: usize = 16;
-    /// How many systems are running right now, and whether all ever were.
-    #[derive(Default)]
-    struct Gate {
-        started: AtomicUsize,
-        all_at_once: AtomicBool,
-    }
-    fn wait_for_all<const N: usize>(_: Query<&C<0>>, gate: Res<Gate>) {
-        gate.started.fetch_add(1, Ordering::SeqCst);
-        // Never hangs: gives up after a generous deadline, and the assertion
-        // below then fails.
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while gate.started.load(Ordering::SeqCst) < THREADS && Instant::now() < deadline {
-            std::thread::yield_now();
-        }
-        if gate.started.load(Ordering::SeqCst) >= THREADS {
-            gate.all_at_once.store(true, Ordering::SeqCst);
-        }
+    /// Holds its thread until all 16 systems are running.
+    fn wait_for_all<const N: usize>(_: Query<&C<0>>, meeting: Res<Meeting>) {
+        meeting.arrive();
     }
     let mut world = World::new();
     world.spawn_batch((0..10u64).map(C::<0>));
-    world.insert_resource(Gate::default());
+    world.insert_resource(Meeting::new(THREADS));
     let mut schedule = Schedule::new();
     schedule.set_parallel_threshold(1);
     macro_rules! add { ($($n:literal)*) => { $(schedule.add_system(Stage::Update, wait_for_all::<$n>).unwrap();)* } }
@@ -363,13 +450,11 @@ fn a_stage_offers_its_systems_to_every_thread_of_the_pool() {
         .build()
         .unwrap();
     pool.install(|| schedule.run(&mut world)).unwrap();
-    assert!(
-        world
-            .resource::<Gate>()
-            .unwrap()
-            .all_at_once
-            .load(Ordering::SeqCst),
-        "the 16 systems of one batch never all ran at once on a 16-thread pool"
+    let meeting = world.resource::<Meeting>().unwrap();
+    assert_eq!(
+        (meeting.arrivals(), meeting.missed.load(Ordering::SeqCst)),
+        (THREADS, 0),
+        "the 16 systems of one batch did not all run at once on a 16-thread pool"
     );
     assert_eq!(schedule.parallel_batches(), 1);
 }
@@ -399,17 +484,19 @@ fn light_batches_run_inline_and_measured_heavy_ones_spread() {
     );
 
     // Few entities, so the first frame guesses light; the measured run time
-    // (above `PARALLEL_MIN_RUN`) then sends them to the pool.
+    // (above `PARALLEL_MIN_RUN`) then sends them to the pool. A sleep never
+    // ends early and the schedule's clock calibration never makes a run look
+    // shorter than it was, so both are measured heavy on any machine,
+    // however loaded.
     let mut slow = Schedule::new();
     slow.add_system(Stage::Update, slow_a).unwrap();
     slow.add_system(Stage::Update, slow_b).unwrap();
-    slow.run(&mut world).unwrap();
-    assert_eq!(slow.parallel_batches(), 0);
-    slow.run(&mut world).unwrap();
-    assert_eq!(
-        slow.parallel_batches(),
-        u64::from(rayon::current_num_threads() > 1)
-    );
+    four_threads().install(|| {
+        slow.run(&mut world).unwrap();
+        assert_eq!(slow.parallel_batches(), 0);
+        slow.run(&mut world).unwrap();
+    });
+    assert_eq!(slow.parallel_batches(), 1);
 }
 
 #[derive(Component)]

@@ -495,6 +495,11 @@ impl Schedule {
             }
         }
         self.command_errors.clear();
+        // The time is read before the ticks here and after them at the end, so
+        // the frame's time spans its ticks: the calibration may understate
+        // ticks per nanosecond (when the thread is descheduled between two
+        // readings), never overstate them, and a system that ran for
+        // `PARALLEL_MIN_RUN` is never taken for one that ran for less.
         let (started, started_ticks) = (std::time::Instant::now(), ticks());
         // Event params make their stores and register their readers.
         for stage in &mut self.stages {
@@ -549,8 +554,8 @@ impl Schedule {
         // hold any back.
         world.update_events();
         self.frames += 1;
-        self.clock
-            .add(started.elapsed(), ticks().saturating_sub(started_ticks));
+        let took_ticks = ticks().saturating_sub(started_ticks);
+        self.clock.add(started.elapsed(), took_ticks);
         first_error.map_or(Ok(()), Err)
     }
 
