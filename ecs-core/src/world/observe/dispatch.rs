@@ -49,11 +49,6 @@ impl World {
     /// Inlined: a drop flag's worth of work on the normal path.
     #[inline(always)]
     pub(in crate::world) fn dispatching<R>(&mut self, call: impl FnOnce(&mut World) -> R) -> R {
-        if !self.observers.follow_additions() && self.observers.fired.is_empty() {
-            // Nothing is waiting and nothing will be recorded: there is no
-            // dispatch to run, on return or on unwind, so no guard either.
-            return call(self);
-        }
         let mut guard = DispatchOnUnwind(Some(self));
         let result = call(guard.0.as_deref_mut().expect("the guard holds the world"));
         let world = guard.0.take().expect("the guard holds the world");
