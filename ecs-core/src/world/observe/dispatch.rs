@@ -31,28 +31,33 @@ use super::{MAX_OBSERVER_DEPTH, ObserverCommands};
 /// caller. A panic of an observer then is dropped: raising it while the
 /// call's own unwinds would abort the process, and the call's reaches the
 /// caller anyway.
-struct DispatchOnUnwind<'w>(Option<&'w mut World>);
+///
+/// Dropped only while unwinding: the call's normal end forgets it, so the
+/// normal path carries no drop flag and no call to `drop`.
+struct DispatchOnUnwind<'w>(&'w mut World);
 
 impl Drop for DispatchOnUnwind<'_> {
+    #[cold]
+    #[inline(never)]
     fn drop(&mut self) {
-        // Only reached with the world while unwinding: the call's normal
-        // end takes it back first.
-        if let Some(world) = self.0.take() {
-            let _ = catch_unwind(AssertUnwindSafe(|| world.dispatch_fired()));
-        }
+        let world = &mut *self.0;
+        let _ = catch_unwind(AssertUnwindSafe(|| world.dispatch_fired()));
     }
 }
 
 impl World {
     /// Makes the structural change `call` and then dispatches what it
     /// recorded, also when `call` panics (before the panic resumes).
-    /// Inlined: a drop flag's worth of work on the normal path.
+    /// Inlined: nothing but the call and the dispatch on the normal path.
     #[inline(always)]
     pub(in crate::world) fn dispatching<R>(&mut self, call: impl FnOnce(&mut World) -> R) -> R {
-        let mut guard = DispatchOnUnwind(Some(self));
-        let result = call(guard.0.as_deref_mut().expect("the guard holds the world"));
-        let world = guard.0.take().expect("the guard holds the world");
-        world.dispatch_fired();
+        let guard = DispatchOnUnwind(self);
+        let result = call(&mut *guard.0);
+        // The call returned: the dispatch below is the one it needs, so the
+        // guard's unwinding one must not run (forgetting a borrow leaks
+        // nothing).
+        core::mem::forget(guard);
+        self.dispatch_fired();
         result
     }
 
