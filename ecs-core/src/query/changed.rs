@@ -263,8 +263,9 @@ macro_rules! tick_filter {
                     .is_some_and(|tick| tick > state.last_run)
             }
 
-            /// One look: the tick is read only where the storage holds
-            /// `entity`, which is the presence condition.
+            /// One look: the tick step alone, since it reads a tick only
+            /// where the storage holds `entity`, which is the presence
+            /// condition.
             #[inline(always)]
             fn matches_at(
                 state: &TickFilter<'_, T>,
@@ -272,9 +273,7 @@ macro_rules! tick_filter {
                 driver: &[Entity],
                 index: usize,
             ) -> bool {
-                state
-                    .ticks_at_driver(entity, driver, index)
-                    .is_some_and(|tick| tick > state.last_run)
+                Self::matches_ticks_at(state, entity, driver, index)
             }
 
             fn check_presence(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
