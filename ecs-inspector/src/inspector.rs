@@ -297,8 +297,8 @@ impl Inspector {
         self.control.is_paused()
     }
 
-    /// Answers the requests waiting for the world, then returns; call it
-    /// once a frame, between frames (after `schedule.run`). Each answer is
+    /// Answers the requests waiting for the world and returns how many it
+    /// answered; call it once a frame, between frames (after `schedule.run`). Each answer is
     /// built here, on the game's thread, and handed to the server's thread
     /// to send, so a slow client never holds the frame.
     ///
@@ -320,13 +320,14 @@ impl Inspector {
     /// let mut world = World::new();
     /// let schedule = Schedule::new();
     /// let mut inspector = Inspector::bind("127.0.0.1:0")?;
-    /// inspector.serve(&mut world, &schedule); // nothing pending: returns at once
+    /// assert_eq!(inspector.serve(&mut world, &schedule), 0); // nothing pending: returns at once
     /// assert!(!inspector.is_paused());
     /// # Ok::<(), ecs_inspector::InspectorError>(())
     /// ```
-    pub fn serve(&mut self, world: &mut World, schedule: &Schedule) {
+    pub fn serve(&mut self, world: &mut World, schedule: &Schedule) -> usize {
         self.control.frame_ran();
         let mut started: Option<Instant> = None;
+        let mut answered = 0;
         loop {
             let job = if self.control.holds() {
                 match self.jobs.recv() {
@@ -334,13 +335,13 @@ impl Inspector {
                     // The server is gone, so nobody can resume: go on.
                     Err(_) => {
                         self.control.resume();
-                        return;
+                        return answered;
                     }
                 }
             } else {
                 match self.jobs.try_recv() {
                     Ok(job) => job,
-                    Err(_) => return,
+                    Err(_) => return answered,
                 }
             };
             let started = *started.get_or_insert_with(Instant::now);
@@ -354,8 +355,9 @@ impl Inspector {
             let response = answer::answer(job.route, world, schedule, &mut context);
             // The connection may have given up waiting: then nobody listens.
             let _ = job.reply.try_send(response);
+            answered += 1;
             if !self.control.holds() && started.elapsed() >= self.budget {
-                return;
+                return answered;
             }
         }
     }
