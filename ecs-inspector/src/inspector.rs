@@ -344,6 +344,7 @@ impl Inspector {
                     Err(_) => return answered,
                 }
             };
+            let was_held = self.control.holds();
             let started = *started.get_or_insert_with(Instant::now);
             self.server.shared().queued.fetch_sub(1, Ordering::SeqCst);
             let writes = self.writes();
@@ -356,7 +357,10 @@ impl Inspector {
             // The connection may have given up waiting: then nobody listens.
             let _ = job.reply.try_send(response);
             answered += 1;
-            if !self.control.holds() && started.elapsed() >= self.budget {
+            // A step or a resume lets the frame run now: answers after it
+            // belong to the frame after it.
+            let released = was_held && !self.control.holds();
+            if released || (!self.control.holds() && started.elapsed() >= self.budget) {
                 return answered;
             }
         }
