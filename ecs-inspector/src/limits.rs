@@ -17,7 +17,6 @@ use std::time::Duration;
 /// assert_eq!(limits.max_connections, 4);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
 pub struct Limits {
     /// The request line and headers together, in bytes; past it the answer
     /// is `431 Request Header Fields Too Large`.
