@@ -193,8 +193,9 @@ async function refreshSchedule() {
 
 async function refreshEvents() {
   const data = await call("GET", "/api/events");
-  $("events").tBodies[0].replaceChildren(...data.events.map((e) => row([[e.name], [e.queued, "num"]])));
-  $("observers").tBodies[0].replaceChildren(...data.observers.map((o) => row([[o.kind], [o.component]])));
+  const none = (what) => row([[what, "plain"], [""]]);
+  $("events").tBodies[0].replaceChildren(...(data.events.length ? data.events.map((e) => row([[e.name], [e.queued, "num"]])) : [none("no event types")]));
+  $("observers").tBodies[0].replaceChildren(...(data.observers.length ? data.observers.map((o) => row([[o.kind], [o.component]])) : [none("no observers")]));
   $("resources").replaceChildren(...data.resources.map((r) => el("li", r)));
 }
 
