@@ -45,7 +45,10 @@ impl fmt::Display for InspectorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InspectorError::Address { addr, source } => {
-                write!(f, "the inspector's address `{addr}` is not usable: {source}")
+                write!(
+                    f,
+                    "the inspector's address `{addr}` is not usable: {source}"
+                )
             }
             InspectorError::NotLoopback { addr } => write!(
                 f,
@@ -57,7 +60,10 @@ impl fmt::Display for InspectorError {
                 write!(f, "the inspector could not listen on {addr}: {source}")
             }
             InspectorError::Thread(source) => {
-                write!(f, "the inspector could not start its server thread: {source}")
+                write!(
+                    f,
+                    "the inspector could not start its server thread: {source}"
+                )
             }
         }
     }

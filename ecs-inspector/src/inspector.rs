@@ -137,7 +137,10 @@ impl Inspector {
         };
         let local = listener
             .local_addr()
-            .map_err(|source| InspectorError::Bind { addr: addrs[0], source })?;
+            .map_err(|source| InspectorError::Bind {
+                addr: addrs[0],
+                source,
+            })?;
         let hosts = check_host.then(|| {
             let port = local.port();
             vec![

@@ -61,12 +61,19 @@ impl Route {
             if request.query.is_empty() {
                 Ok(())
             } else {
-                Err(Response::error(400, format!("{path} takes no query parameters")))
+                Err(Response::error(
+                    400,
+                    format!("{path} takes no query parameters"),
+                ))
             }
         };
         let only_get = |route: Route| {
             no_query()?;
-            if get { Ok(route) } else { Err(Response::method_not_allowed("GET, HEAD")) }
+            if get {
+                Ok(route)
+            } else {
+                Err(Response::method_not_allowed("GET, HEAD"))
+            }
         };
         let only_post = |route: Route| {
             no_query()?;
@@ -80,7 +87,9 @@ impl Route {
             [] | [""] | ["index.html"] => {
                 only_get(Route::File("text/html; charset=utf-8", page::INDEX_HTML))
             }
-            ["inspector.js"] => only_get(Route::File("text/javascript; charset=utf-8", page::SCRIPT)),
+            ["inspector.js"] => {
+                only_get(Route::File("text/javascript; charset=utf-8", page::SCRIPT))
+            }
             ["inspector.css"] => only_get(Route::File("text/css; charset=utf-8", page::STYLE)),
             ["api", "world"] => only_get(Route::World),
             ["api", "schedule"] => only_get(Route::Schedule),
@@ -94,7 +103,10 @@ impl Route {
                 if !get {
                     return Err(Response::method_not_allowed("GET, HEAD"));
                 }
-                Ok(Route::Entities(TableQuery::parse(&request.query, max_page)?))
+                Ok(Route::Entities(TableQuery::parse(
+                    &request.query,
+                    max_page,
+                )?))
             }
             ["api", "entities", id] => {
                 no_query()?;
@@ -170,7 +182,11 @@ impl TableQuery {
     }
 }
 
-fn number(key: &str, value: &str, range: core::ops::RangeInclusive<usize>) -> Result<usize, Response> {
+fn number(
+    key: &str,
+    value: &str,
+    range: core::ops::RangeInclusive<usize>,
+) -> Result<usize, Response> {
     value
         .parse::<usize>()
         .ok()
@@ -218,7 +234,9 @@ fn percent_decode(text: &str) -> Result<String, Response> {
                     .get(i + 1..i + 3)
                     .and_then(|h| core::str::from_utf8(h).ok())
                     .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| Response::error(400, "a `%` escape in the address is malformed"))?;
+                    .ok_or_else(|| {
+                        Response::error(400, "a `%` escape in the address is malformed")
+                    })?;
                 out.push(hex);
                 i += 3;
             }
@@ -232,7 +250,8 @@ fn percent_decode(text: &str) -> Result<String, Response> {
             }
         }
     }
-    String::from_utf8(out).map_err(|_| Response::error(400, "the address is not UTF-8 once decoded"))
+    String::from_utf8(out)
+        .map_err(|_| Response::error(400, "the address is not UTF-8 once decoded"))
 }
 
 #[cfg(test)]
@@ -265,8 +284,13 @@ mod tests {
 
     #[test]
     fn the_table_query_reads_filters_and_pages() {
-        let route = parse(Method::Get, "/api/entities?with=Position,Health%3Cf32%3E&without=Frozen&page=2&per_page=10");
-        let Ok(Route::Entities(table)) = route else { panic!("{route:?}") };
+        let route = parse(
+            Method::Get,
+            "/api/entities?with=Position,Health%3Cf32%3E&without=Frozen&page=2&per_page=10",
+        );
+        let Ok(Route::Entities(table)) = route else {
+            panic!("{route:?}")
+        };
         assert_eq!(table.with, ["Position", "Health<f32>"]);
         assert_eq!(table.without, ["Frozen"]);
         assert_eq!((table.page, table.per_page), (2, 10));
@@ -278,15 +302,31 @@ mod tests {
 
     #[test]
     fn methods_and_paths_are_checked() {
-        assert_eq!(parse(Method::Get, "/"), Ok(Route::File("text/html; charset=utf-8", page::INDEX_HTML)));
+        assert_eq!(
+            parse(Method::Get, "/"),
+            Ok(Route::File("text/html; charset=utf-8", page::INDEX_HTML))
+        );
         assert_eq!(parse(Method::Post, "/api/world"), Err(405));
         assert_eq!(parse(Method::Get, "/api/pause"), Err(405));
         assert_eq!(parse(Method::Get, "/api/nothing"), Err(404));
         assert_eq!(parse(Method::Get, "/api/world?x=1"), Err(400));
-        assert_eq!(parse(Method::Delete, "/api/entities/3v1"), Ok(Route::Despawn(parse_entity("3v1").unwrap())));
-        let edit = Route::parse(&request(Method::Put, "/api/entities/3v1/components/Position", "{\"x\":1}"), 500);
+        assert_eq!(
+            parse(Method::Delete, "/api/entities/3v1"),
+            Ok(Route::Despawn(parse_entity("3v1").unwrap()))
+        );
+        let edit = Route::parse(
+            &request(
+                Method::Put,
+                "/api/entities/3v1/components/Position",
+                "{\"x\":1}",
+            ),
+            500,
+        );
         assert!(matches!(edit, Ok(Route::Edit { ref component, .. }) if component == "Position"));
-        let broken = Route::parse(&request(Method::Put, "/api/entities/3v1/components/Position", "{x"), 500);
+        let broken = Route::parse(
+            &request(Method::Put, "/api/entities/3v1/components/Position", "{x"),
+            500,
+        );
         assert_eq!(broken.unwrap_err().status, 400);
     }
 }

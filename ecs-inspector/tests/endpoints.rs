@@ -24,11 +24,24 @@ fn the_world_view_counts_entities_and_component_types() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c["name"].as_str().unwrap().to_owned(), c["count"].as_u64().unwrap()))
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_owned(),
+                c["count"].as_u64().unwrap(),
+            )
+        })
         .collect();
     let names: Vec<&str> = counts.iter().map(|(n, _)| n.as_str()).collect();
-    for (name, count) in [("Position", 10), ("Velocity", 10), ("Frozen", 1), ("Health", 1)] {
-        assert!(counts.contains(&(name.to_owned(), count)), "{name} x{count} in {names:?}");
+    for (name, count) in [
+        ("Position", 10),
+        ("Velocity", 10),
+        ("Frozen", 1),
+        ("Health", 1),
+    ] {
+        assert!(
+            counts.contains(&(name.to_owned(), count)),
+            "{name} x{count} in {names:?}"
+        );
     }
     let position = &json["components"][0];
     assert_eq!(position["size"], 8);
@@ -41,20 +54,45 @@ fn the_entity_table_filters_by_components_and_pages_in_id_order() {
     let all = get(game.addr, "/api/entities").json();
     assert_eq!(all["total"], 11);
 
-    let moving = get(game.addr, "/api/entities?with=Position,Velocity&without=Frozen&per_page=4").json();
+    let moving = get(
+        game.addr,
+        "/api/entities?with=Position,Velocity&without=Frozen&per_page=4",
+    )
+    .json();
     assert_eq!(moving["total"], 9, "ten movers, one frozen");
     let rows = moving["rows"].as_array().unwrap();
     let ids: Vec<&str> = rows.iter().map(|r| r["entity"].as_str().unwrap()).collect();
     assert_eq!(ids, ["1v1", "2v1", "3v1", "4v1"], "entity 0 is frozen");
     let first = &rows[0]["components"][0];
     assert_eq!(first["name"], "Position");
-    assert!(first["value"].as_str().unwrap().starts_with("Position { x: "), "{first}");
+    assert!(
+        first["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("Position { x: "),
+        "{first}"
+    );
 
-    let last = get(game.addr, "/api/entities?with=Velocity&without=Frozen&per_page=4&page=2").json();
-    let ids: Vec<&str> = last["rows"].as_array().unwrap().iter().map(|r| r["entity"].as_str().unwrap()).collect();
+    let last = get(
+        game.addr,
+        "/api/entities?with=Velocity&without=Frozen&per_page=4&page=2",
+    )
+    .json();
+    let ids: Vec<&str> = last["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["entity"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["9v1"]);
     let past = get(game.addr, "/api/entities?page=99").json();
-    assert_eq!((past["total"].as_u64(), past["rows"].as_array().unwrap().len()), (Some(11), 0));
+    assert_eq!(
+        (
+            past["total"].as_u64(),
+            past["rows"].as_array().unwrap().len()
+        ),
+        (Some(11), 0)
+    );
 
     let healthy = get(game.addr, "/api/entities?with=Health").json();
     assert_eq!(healthy["rows"][0]["components"][0]["value"], "Health(7)");
@@ -66,29 +104,63 @@ fn one_entity_shows_every_component_value() {
     let frozen = get(game.addr, "/api/entities/0v1");
     assert_eq!(frozen.status, 200, "{}", frozen.body);
     let json = frozen.json();
-    assert_eq!((json["entity"].as_str(), json["index"].as_u64(), json["version"].as_u64()), (Some("0v1"), Some(0), Some(1)));
-    let names: Vec<&str> = json["components"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        (
+            json["entity"].as_str(),
+            json["index"].as_u64(),
+            json["version"].as_u64()
+        ),
+        (Some("0v1"), Some(0), Some(1))
+    );
+    let names: Vec<&str> = json["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["Position", "Velocity", "Frozen"]);
-    assert_eq!(json["components"][0]["debug"], "Position { x: 0.0, y: 0.0 }", "entity 0 is frozen, so it never moved");
-    assert_eq!(json["components"][1]["shown"], "Velocity { x: 1.0, y: 0.5 }");
+    assert_eq!(
+        json["components"][0]["debug"], "Position { x: 0.0, y: 0.0 }",
+        "entity 0 is frozen, so it never moved"
+    );
+    assert_eq!(
+        json["components"][1]["shown"],
+        "Velocity { x: 1.0, y: 0.5 }"
+    );
     assert_eq!(json["components"][2]["tag"], true);
-    assert_eq!(json["components"][0]["editable"], false, "no type was made editable");
+    assert_eq!(
+        json["components"][0]["editable"], false,
+        "no type was made editable"
+    );
 }
 
 #[test]
 fn the_schedule_view_is_what_explain_says() {
     let game = game(2);
     let json = get(game.addr, "/api/schedule").json();
-    let stages: Vec<&str> = json["stages"].as_array().unwrap().iter().map(|s| s["stage"].as_str().unwrap()).collect();
+    let stages: Vec<&str> = json["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["stage"].as_str().unwrap())
+        .collect();
     assert_eq!(stages, ["Update", "PostUpdate"]);
     let update = &json["stages"][0];
     assert_eq!(update["order"], serde_json::json!(["movement", "physics"]));
-    assert_eq!(update["batches"], serde_json::json!([["movement"], ["physics"]]));
+    assert_eq!(
+        update["batches"],
+        serde_json::json!([["movement"], ["physics"]])
+    );
     assert_eq!(
         update["conflicts"][0]["text"],
         "`movement` and `physics` cannot overlap: both reach `Position` (both write)"
     );
-    assert!(json["text"].as_str().unwrap().starts_with("stage Update: 2 systems"));
+    assert!(
+        json["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("stage Update: 2 systems")
+    );
 }
 
 #[test]
@@ -98,7 +170,10 @@ fn the_systems_view_reports_each_system_run() {
     let json = get(game.addr, "/api/systems").json();
     assert!(json["frame"].as_u64().unwrap() >= 1);
     let systems = json["systems"].as_array().unwrap();
-    let names: Vec<&str> = systems.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = systems
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["movement", "physics", "audio"]);
     for s in systems {
         assert!(s["runs"].as_u64().unwrap() >= 1, "{s}");
@@ -111,8 +186,17 @@ fn the_events_view_lists_event_types_observers_and_resources() {
     let game = game(1);
     let json = get(game.addr, "/api/events").json();
     assert_eq!(json["events"][0]["name"], "Collision");
-    assert_eq!(json["observers"], serde_json::json!([{ "kind": "OnAdd", "component": "Health" }]));
-    assert!(json["resources"].as_array().unwrap().iter().any(|r| r.as_str().unwrap().contains("Events<")));
+    assert_eq!(
+        json["observers"],
+        serde_json::json!([{ "kind": "OnAdd", "component": "Health" }])
+    );
+    assert!(
+        json["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r.as_str().unwrap().contains("Events<"))
+    );
 }
 
 #[test]
@@ -122,14 +206,20 @@ fn the_page_and_its_files_are_served() {
     assert_eq!(page.status, 200);
     assert!(page.head.contains("text/html"));
     assert!(page.body.contains("<title>ecs inspector</title>"));
-    assert!(!page.body.contains("http://") && !page.body.contains("https://"), "the page loads nothing from elsewhere");
+    assert!(
+        !page.body.contains("http://") && !page.body.contains("https://"),
+        "the page loads nothing from elsewhere"
+    );
     let script = get(game.addr, "/inspector.js");
     assert!(script.head.contains("text/javascript") && script.body.contains("/api/world"));
     assert!(get(game.addr, "/inspector.css").head.contains("text/css"));
     let head = request(game.addr, "HEAD", "/", "");
     assert_eq!((head.status, head.body.as_str()), (200, ""));
     let control = get(game.addr, "/api/control").json();
-    assert_eq!((control["paused"].as_bool(), control["writes"].as_bool()), (Some(false), Some(false)));
+    assert_eq!(
+        (control["paused"].as_bool(), control["writes"].as_bool()),
+        (Some(false), Some(false))
+    );
 }
 
 #[test]
@@ -139,11 +229,31 @@ fn bad_paths_ids_and_filters_get_reasons() {
         ("GET", "/nothing", 404, "nothing at `/nothing`"),
         ("GET", "/api/entities/abc", 400, "`abc` is not an entity id"),
         ("GET", "/api/entities/5v0", 400, "is not an entity id"),
-        ("GET", "/api/entities/99v1", 404, "entity 99v1 was never spawned in this world"),
+        (
+            "GET",
+            "/api/entities/99v1",
+            404,
+            "entity 99v1 was never spawned in this world",
+        ),
         ("GET", "/api/entities/0v7", 404, "entity 0v7"),
-        ("GET", "/api/entities?with=Positon", 404, "no component type named `Positon`"),
-        ("GET", "/api/entities?per_page=100000", 400, "`per_page` must be a whole number from 1 to 500"),
-        ("GET", "/api/entities?sort=name", 400, "unknown parameter `sort`"),
+        (
+            "GET",
+            "/api/entities?with=Positon",
+            404,
+            "no component type named `Positon`",
+        ),
+        (
+            "GET",
+            "/api/entities?per_page=100000",
+            400,
+            "`per_page` must be a whole number from 1 to 500",
+        ),
+        (
+            "GET",
+            "/api/entities?sort=name",
+            400,
+            "unknown parameter `sort`",
+        ),
         ("GET", "/api/world?x=1", 400, "takes no query parameters"),
         ("POST", "/api/world", 405, "this path takes GET, HEAD"),
         ("GET", "/api/pause", 405, "this path takes POST"),
@@ -152,9 +262,17 @@ fn bad_paths_ids_and_filters_get_reasons() {
     for (method, path, status, reason) in cases {
         let answer = request(game.addr, method, path, "");
         assert_eq!(answer.status, status, "{method} {path}: {}", answer.body);
-        assert!(answer.reason().contains(reason), "{method} {path}: {}", answer.reason());
+        assert!(
+            answer.reason().contains(reason),
+            "{method} {path}: {}",
+            answer.reason()
+        );
     }
-    assert!(request(game.addr, "POST", "/api/world", "").head.contains("Allow: GET, HEAD"));
+    assert!(
+        request(game.addr, "POST", "/api/world", "")
+            .head
+            .contains("Allow: GET, HEAD")
+    );
 }
 
 #[test]

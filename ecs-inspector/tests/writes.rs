@@ -17,11 +17,19 @@ fn every_write_is_refused_without_allow_writes() {
         ("POST", "/api/step", ""),
         ("POST", "/api/resume", ""),
         ("DELETE", "/api/entities/1v1", ""),
-        ("PUT", "/api/entities/1v1/components/Position", "{\"x\":0,\"y\":0}"),
+        (
+            "PUT",
+            "/api/entities/1v1/components/Position",
+            "{\"x\":0,\"y\":0}",
+        ),
     ] {
         let answer = request(game.addr, method, path, body);
         assert_eq!(answer.status, 403, "{method} {path}");
-        assert!(answer.reason().contains("allow_writes()"), "{}", answer.reason());
+        assert!(
+            answer.reason().contains("allow_writes()"),
+            "{}",
+            answer.reason()
+        );
     }
     let (world, inspector) = game.stop();
     assert_eq!(world.len(), 4, "nothing was despawned");
@@ -35,7 +43,10 @@ fn despawn_goes_through_the_world() {
     assert_eq!(answer.status, 200, "{}", answer.body);
     assert_eq!(answer.json()["despawned"], "1v1");
     let again = request(game.addr, "DELETE", "/api/entities/1v1", "");
-    assert_eq!((again.status, again.reason().as_str()), (404, "entity 1v1 was despawned"));
+    assert_eq!(
+        (again.status, again.reason().as_str()),
+        (404, "entity 1v1 was despawned")
+    );
     assert_eq!(get(game.addr, "/api/world").json()["entities"], 3);
     let (world, _) = game.stop();
     assert_eq!(world.len(), 3);
@@ -43,36 +54,89 @@ fn despawn_goes_through_the_world() {
 
 #[test]
 fn an_editable_component_is_replaced_from_json() {
-    let inspector = Inspector::bind("127.0.0.1:0").unwrap().allow_writes().editable::<Position>();
+    let inspector = Inspector::bind("127.0.0.1:0")
+        .unwrap()
+        .allow_writes()
+        .editable::<Position>();
     let game = Game::start(inspector, 2);
     // Entity 0 is frozen, so nothing moves it after the edit.
     let shown = get(game.addr, "/api/entities/0v1").json();
     assert_eq!(shown["components"][0]["editable"], true);
-    assert_eq!(shown["components"][0]["json"], serde_json::json!({ "x": 0.0, "y": 0.0 }));
-    let edited = request(game.addr, "PUT", "/api/entities/0v1/components/Position", r#"{"x": 40, "y": -2.5}"#);
+    assert_eq!(
+        shown["components"][0]["json"],
+        serde_json::json!({ "x": 0.0, "y": 0.0 })
+    );
+    let edited = request(
+        game.addr,
+        "PUT",
+        "/api/entities/0v1/components/Position",
+        r#"{"x": 40, "y": -2.5}"#,
+    );
     assert_eq!(edited.status, 200, "{}", edited.body);
-    assert_eq!(edited.json()["components"][0]["debug"], "Position { x: 40.0, y: -2.5 }");
+    assert_eq!(
+        edited.json()["components"][0]["debug"],
+        "Position { x: 40.0, y: -2.5 }"
+    );
 
     let cases = [
-        ("/api/entities/0v1/components/Position", "{\"x\": 1}", 422, "missing field `y`"),
-        ("/api/entities/0v1/components/Position", "{\"x\": ", 400, "the body is not the component as JSON"),
-        ("/api/entities/0v1/components/Velocity", "{}", 409, "`Velocity` is not editable"),
-        ("/api/entities/0v1/components/Nothing", "{}", 404, "no component type named `Nothing`"),
-        ("/api/entities/9v1/components/Position", "{}", 404, "entity 9v1 was never spawned"),
-        ("/api/entities/2v1/components/Position", "{\"x\":0,\"y\":0}", 404, "does not have component `Position`"),
+        (
+            "/api/entities/0v1/components/Position",
+            "{\"x\": 1}",
+            422,
+            "missing field `y`",
+        ),
+        (
+            "/api/entities/0v1/components/Position",
+            "{\"x\": ",
+            400,
+            "the body is not the component as JSON",
+        ),
+        (
+            "/api/entities/0v1/components/Velocity",
+            "{}",
+            409,
+            "`Velocity` is not editable",
+        ),
+        (
+            "/api/entities/0v1/components/Nothing",
+            "{}",
+            404,
+            "no component type named `Nothing`",
+        ),
+        (
+            "/api/entities/9v1/components/Position",
+            "{}",
+            404,
+            "entity 9v1 was never spawned",
+        ),
+        (
+            "/api/entities/2v1/components/Position",
+            "{\"x\":0,\"y\":0}",
+            404,
+            "does not have component `Position`",
+        ),
     ];
     for (path, body, status, reason) in cases {
         let answer = request(game.addr, "PUT", path, body);
         assert_eq!(answer.status, status, "{path} {body}: {}", answer.body);
-        assert!(answer.reason().contains(reason), "{path}: {}", answer.reason());
+        assert!(
+            answer.reason().contains(reason),
+            "{path}: {}",
+            answer.reason()
+        );
     }
     let (world, _) = game.stop();
     let first = ecs_core::Entity::from_bits(1 << 32).unwrap();
-    assert_eq!(world.get::<Position>(first).unwrap(), &Position { x: 40.0, y: -2.5 });
+    assert_eq!(
+        world.get::<Position>(first).unwrap(),
+        &Position { x: 40.0, y: -2.5 }
+    );
 }
 
 fn frame(game: &Game) -> u64 {
-    get(game.addr, "/api/control").json()["frame"].as_u64().unwrap()
+    get(game.addr, "/api/control").json()["frame"]
+        .as_u64()
+        .unwrap()
 }
 
 #[test]

@@ -14,7 +14,9 @@ const WAIT: Duration = Duration::from_secs(120);
 fn boids_binary() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let profile = exe.parent()?.parent()?;
-    let binary = profile.join("examples").join(format!("boids{}", std::env::consts::EXE_SUFFIX));
+    let binary = profile
+        .join("examples")
+        .join(format!("boids{}", std::env::consts::EXE_SUFFIX));
     binary.exists().then_some(binary)
 }
 
@@ -40,7 +42,10 @@ impl Boids {
             .trim()
             .strip_prefix("inspector: http://")
             .unwrap_or_else(|| panic!("boids printed {line:?}, not the inspector's URL"));
-        let addr = url.trim_end_matches('/').parse().expect("an address in the URL");
+        let addr = url
+            .trim_end_matches('/')
+            .parse()
+            .expect("an address in the URL");
         Self { child, addr }
     }
 
@@ -70,13 +75,18 @@ impl Drop for Boids {
 #[test]
 fn boids_with_inspect_prints_the_url_and_serves_its_world() {
     let Some(binary) = boids_binary() else {
-        eprintln!("skipped: the boids example is not built (cargo build -p examples --example boids)");
+        eprintln!(
+            "skipped: the boids example is not built (cargo build -p examples --example boids)"
+        );
         return;
     };
     let boids = Boids::start(&binary, "300");
     let world = boids.get("/api/world");
     assert!(world["entities"].as_u64().unwrap() >= 300, "{world}");
-    assert_eq!(world["writes"], true, "the demo lets the page pause and despawn");
+    assert_eq!(
+        world["writes"], true,
+        "the demo lets the page pause and despawn"
+    );
     let table = boids.get("/api/entities?with=Boid&per_page=1");
     assert_eq!(table["total"], 300);
     let stages: Vec<String> = boids.get("/api/schedule")["stages"]
@@ -100,7 +110,8 @@ fn chromium() -> Option<PathBuf> {
 /// The page as the browser rendered it, after `budget_ms` of the page's
 /// own (virtual) time: several rounds of its polling.
 fn rendered_dom(browser: &Path, url: &str, budget_ms: u32) -> String {
-    let profile = std::env::temp_dir().join(format!("ecs-inspector-chromium-{}", std::process::id()));
+    let profile =
+        std::env::temp_dir().join(format!("ecs-inspector-chromium-{}", std::process::id()));
     let mut child = Command::new(browser)
         .args([
             "--headless",
@@ -141,7 +152,10 @@ fn rendered_dom(browser: &Path, url: &str, budget_ms: u32) -> String {
 /// The text inside the element with `id`, from a DOM dump.
 fn text_of<'a>(dom: &'a str, id: &str) -> &'a str {
     let open = format!("id=\"{id}\">");
-    let start = dom.find(&open).unwrap_or_else(|| panic!("no #{id} in the page")) + open.len();
+    let start = dom
+        .find(&open)
+        .unwrap_or_else(|| panic!("no #{id} in the page"))
+        + open.len();
     let end = dom[start..].find('<').unwrap() + start;
     &dom[start..end]
 }
@@ -156,21 +170,30 @@ fn a_headless_browser_renders_the_inspector_page_from_boids() {
         return;
     };
     let Some(binary) = boids_binary() else {
-        eprintln!("skipped: the boids example is not built (cargo build -p examples --example boids)");
+        eprintln!(
+            "skipped: the boids example is not built (cargo build -p examples --example boids)"
+        );
         return;
     };
     let boids = Boids::start(&binary, "500");
     let dom = rendered_dom(&browser, &boids.url(), 4000);
 
     let count = boids.get("/api/world")["entities"].as_u64().unwrap();
-    assert_eq!(text_of(&dom, "entity-count"), count.to_string(), "the header shows the entity count");
+    assert_eq!(
+        text_of(&dom, "entity-count"),
+        count.to_string(),
+        "the header shows the entity count"
+    );
     let frame: u64 = text_of(&dom, "frame").parse().expect("a frame number");
     assert!(frame >= 1);
 
     let table = &dom[dom.find("id=\"entities\"").expect("the entity table")..];
     let first_row = &table[table.find("<tr data-entity=").expect("a row in the table")..];
     let first_row = &first_row[..first_row.find("</tr>").unwrap()];
-    assert!(first_row.contains("Position(Vec2 { x: "), "a row shows a Position value: {first_row}");
+    assert!(
+        first_row.contains("Position(Vec2 { x: "),
+        "a row shows a Position value: {first_row}"
+    );
 
     let schedule = &dom[dom.find("id=\"schedule\"").expect("the schedule view")..];
     for stage in ["PreUpdate ·", "Update ·", "PostUpdate ·", "Last ·"] {

@@ -17,9 +17,8 @@ pub(super) fn answer(world: &World, table: &TableQuery) -> Response {
         (Ok(with), Ok(without)) => (with, without),
         (Err(response), _) | (_, Err(response)) => return response,
     };
-    let keep = |e: &Entity| {
-        with.iter().all(|t| t.contains(*e)) && !without.iter().any(|t| t.contains(*e))
-    };
+    let keep =
+        |e: &Entity| with.iter().all(|t| t.contains(*e)) && !without.iter().any(|t| t.contains(*e));
     // The smallest required type's holders are the fewest candidates.
     let mut matches: Vec<Entity> = match with.iter().min_by_key(|t| t.len()) {
         Some(driver) => driver.entities().iter().copied().filter(keep).collect(),

@@ -52,10 +52,17 @@ mod tests {
         let mut bucket = TokenBucket::new(3, 2.0);
         assert!((0..3).all(|_| bucket.take(start)));
         assert!(!bucket.take(start), "the burst is spent");
-        assert!(bucket.take(start + Duration::from_millis(500)), "half a second gives one token");
+        assert!(
+            bucket.take(start + Duration::from_millis(500)),
+            "half a second gives one token"
+        );
         assert!(!bucket.take(start + Duration::from_millis(500)));
         let later = start + Duration::from_secs(100);
-        assert_eq!((0..10).filter(|_| bucket.take(later)).count(), 3, "never more than the burst");
+        assert_eq!(
+            (0..10).filter(|_| bucket.take(later)).count(),
+            3,
+            "never more than the burst"
+        );
     }
 
     #[test]

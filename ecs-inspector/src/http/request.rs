@@ -118,7 +118,10 @@ fn read_some(
 ) -> Result<usize, Option<Response>> {
     let left = deadline.saturating_duration_since(Instant::now());
     if left.is_zero() {
-        return Err(Some(Response::error(408, "the request took too long to arrive")));
+        return Err(Some(Response::error(
+            408,
+            "the request took too long to arrive",
+        )));
     }
     // A zero timeout would mean "wait forever" to the socket.
     let wait = left.min(io_timeout).max(Duration::from_millis(1));
@@ -126,9 +129,17 @@ fn read_some(
     match stream.read(into) {
         Ok(0) => Err(None),
         Ok(n) => Ok(n),
-        Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => Err(
-            Some(Response::error(408, "the request took too long to arrive")),
-        ),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(Some(Response::error(
+                408,
+                "the request took too long to arrive",
+            )))
+        }
         Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(0),
         Err(_) => Err(None),
     }
@@ -151,7 +162,10 @@ fn parse_head(bytes: &[u8], max_headers: usize) -> Result<Option<(usize, Request
         Err(e) => return Err(Response::error(400, format!("malformed request: {e}"))),
     };
     if parsed.version != Some(1) && parsed.version != Some(0) {
-        return Err(Response::error(505, "only HTTP/1.0 and HTTP/1.1 are spoken here"));
+        return Err(Response::error(
+            505,
+            "only HTTP/1.0 and HTTP/1.1 are spoken here",
+        ));
     }
     let method = match parsed.method.unwrap_or("") {
         "GET" => Method::Get,
@@ -205,17 +219,25 @@ mod tests {
 
     #[test]
     fn a_head_parses_into_method_path_query_and_lower_case_headers() {
-        let raw = b"GET /api/entities?with=Position HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: b\r\n\r\nrest";
+        let raw =
+            b"GET /api/entities?with=Position HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: b\r\n\r\nrest";
         let (len, request) = parse_head(raw, 8).unwrap().unwrap();
         assert_eq!(len, raw.len() - 4);
         assert_eq!(request.method, Method::Get);
-        assert_eq!((request.path.as_str(), request.query.as_str()), ("/api/entities", "with=Position"));
+        assert_eq!(
+            (request.path.as_str(), request.query.as_str()),
+            ("/api/entities", "with=Position")
+        );
         assert_eq!(request.header("x-a"), Some("b"));
     }
 
     #[test]
     fn partial_heads_wait_and_bad_ones_get_reasons() {
-        assert!(parse_head(b"GET / HTTP/1.1\r\nHost: x\r\n", 8).unwrap().is_none());
+        assert!(
+            parse_head(b"GET / HTTP/1.1\r\nHost: x\r\n", 8)
+                .unwrap()
+                .is_none()
+        );
         let bad = parse_head(b"GET / HTTP/1.1\r\nHo st: x\r\n\r\n", 8).unwrap_err();
         assert_eq!(bad.status, 400);
         let many = parse_head(b"GET / HTTP/1.1\r\na: 1\r\nb: 2\r\nc: 3\r\n\r\n", 2).unwrap_err();

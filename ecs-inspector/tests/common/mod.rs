@@ -57,7 +57,10 @@ pub fn world_and_schedule(movers: u32) -> (World, Schedule) {
     let mut world = World::new();
     for i in 0..movers {
         let e = world.spawn((
-            Position { x: i as f32, y: 0.0 },
+            Position {
+                x: i as f32,
+                y: 0.0,
+            },
             Velocity { x: 1.0, y: 0.5 },
         ));
         if i == 0 {

@@ -47,9 +47,14 @@ fn run_here(options: &Options) -> Result<Report, BoxError> {
         None => None,
     };
 
-    let mut inspecting = options.inspect.as_deref().map(Inspecting::start).transpose()?;
+    let mut inspecting = options
+        .inspect
+        .as_deref()
+        .map(Inspecting::start)
+        .transpose()?;
     let progress = Progress::new(options.frames);
-    let mut frame_times = Vec::with_capacity(usize::try_from(options.frames.min(1 << 16)).unwrap_or(0));
+    let mut frame_times =
+        Vec::with_capacity(usize::try_from(options.frames.min(1 << 16)).unwrap_or(0));
     for frame in 1..=options.frames {
         let started = Instant::now();
         sim.step()?;
