@@ -21,6 +21,13 @@ use crate::{InspectorError, Limits};
 
 /// How long [`Inspector::serve`] answers requests before it lets the frame
 /// go on, unless [`Inspector::with_budget`] says otherwise.
+///
+/// ```
+/// use ecs_inspector::{DEFAULT_BUDGET, Inspector};
+///
+/// assert_eq!(Inspector::bind("127.0.0.1:0")?.budget(), DEFAULT_BUDGET);
+/// # Ok::<(), ecs_inspector::InspectorError>(())
+/// ```
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(1);
 
 /// A live view into a running world, served over HTTP from the game's own
@@ -246,6 +253,15 @@ impl Inspector {
     }
 
     /// The budget of one [`serve`](Self::serve) call.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ecs_inspector::Inspector;
+    ///
+    /// let inspector = Inspector::bind("127.0.0.1:0")?.with_budget(Duration::ZERO);
+    /// assert_eq!(inspector.budget(), Duration::ZERO, "then serve answers one request a call");
+    /// # Ok::<(), ecs_inspector::InspectorError>(())
+    /// ```
     pub fn budget(&self) -> Duration {
         self.budget
     }
@@ -274,6 +290,13 @@ impl Inspector {
     }
 
     /// The server's limits now.
+    ///
+    /// ```
+    /// use ecs_inspector::{Inspector, Limits};
+    ///
+    /// assert_eq!(Inspector::bind("127.0.0.1:0")?.limits(), Limits::default());
+    /// # Ok::<(), ecs_inspector::InspectorError>(())
+    /// ```
     pub fn limits(&self) -> Limits {
         self.server.shared().limits()
     }
@@ -291,11 +314,26 @@ impl Inspector {
     }
 
     /// The page's address, for a browser: `http://127.0.0.1:7878/`.
+    ///
+    /// ```
+    /// use ecs_inspector::Inspector;
+    ///
+    /// let inspector = Inspector::bind("127.0.0.1:0")?;
+    /// assert_eq!(inspector.url(), format!("http://{}/", inspector.local_addr()));
+    /// # Ok::<(), ecs_inspector::InspectorError>(())
+    /// ```
     pub fn url(&self) -> &str {
         &self.url
     }
 
-    /// Whether the page paused the game.
+    /// Whether the page paused the game (`POST /api/pause`, or a step).
+    ///
+    /// ```
+    /// use ecs_inspector::Inspector;
+    ///
+    /// assert!(!Inspector::bind("127.0.0.1:0")?.allow_writes().is_paused());
+    /// # Ok::<(), ecs_inspector::InspectorError>(())
+    /// ```
     pub fn is_paused(&self) -> bool {
         self.control.is_paused()
     }

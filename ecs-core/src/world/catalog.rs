@@ -109,27 +109,82 @@ pub struct ComponentType<'w> {
 
 impl<'w> ComponentType<'w> {
     /// The type's name, size, alignment and id.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn(Health(1));
+    /// assert_eq!(world.component_types().next().unwrap().info().size(), 4);
+    /// ```
     pub fn info(&self) -> &'w ComponentInfo {
         self.info
     }
 
     /// How many entities hold a value of the type.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    ///
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..3).map(|_| Enemy));
+    /// assert_eq!(world.component_types().next().unwrap().len(), 3);
+    /// ```
     pub fn len(&self) -> usize {
         self.storage.len()
     }
 
     /// Whether no entity holds a value of the type.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Enemy);
+    /// world.despawn(e)?;
+    /// assert!(world.component_types().next().unwrap().is_empty(), "the type stays known");
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.storage.len() == 0
     }
 
     /// The entities that hold the type, in storage order (unspecified, and
     /// changed by structural change).
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    ///
+    /// let mut world = World::new();
+    /// let (a, b) = (world.spawn(Enemy), world.spawn(Enemy));
+    /// let mut held = world.component_types().next().unwrap().entities().to_vec();
+    /// held.sort();
+    /// assert_eq!(held, [a, b]);
+    /// ```
     pub fn entities(&self) -> &'w [Entity] {
         self.storage.entities()
     }
 
     /// Whether `entity` holds the type. A stale handle holds nothing.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Enemy;
+    ///
+    /// let mut world = World::new();
+    /// let (a, b) = (world.spawn(Enemy), world.spawn(()));
+    /// let enemy = world.component_types().next().unwrap();
+    /// assert!(enemy.contains(a) && !enemy.contains(b));
+    /// ```
     pub fn contains(&self, entity: Entity) -> bool {
         self.storage.contains(entity)
     }
@@ -137,6 +192,16 @@ impl<'w> ComponentType<'w> {
     /// Bytes the type's storage holds on the heap: sparse index, entity
     /// ids, values and change ticks (capacity, not length), not counting
     /// memory the values themselves own.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..100).map(Health));
+    /// assert!(world.component_types().next().unwrap().heap_bytes() >= 100 * 4);
+    /// ```
     pub fn heap_bytes(&self) -> usize {
         let heap = self.storage.heap_bytes();
         heap.sparse + heap.ids + heap.data + heap.ticks
@@ -154,6 +219,19 @@ impl core::fmt::Debug for ComponentType<'_> {
 
 /// One observer of a world, from [`World::observers`]: the event it follows
 /// on which component type.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::observer::TriggerKind;
+///
+/// #[derive(Component)]
+/// struct Health(i32);
+///
+/// let mut world = World::new();
+/// world.observe(|_: OnAdd<Health>| {});
+/// let entry = world.observers().next().unwrap();
+/// assert_eq!((entry.kind, entry.component.name()), (TriggerKind::Add, "Health"));
+/// ```
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct ObserverEntry<'w> {
