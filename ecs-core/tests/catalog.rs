@@ -5,7 +5,7 @@ use ecs_core::observer::TriggerKind;
 use ecs_core::prelude::*;
 
 #[derive(Component)]
-struct Position(f32);
+struct Position(#[allow(dead_code, reason = "stored, never read: the tests count holders")] f32);
 #[derive(Component)]
 struct Enemy;
 
