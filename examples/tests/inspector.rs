@@ -98,6 +98,27 @@ fn boids_with_inspect_prints_the_url_and_serves_its_world() {
     assert!(stages.iter().any(|s| s == "Update"), "{stages:?}");
 }
 
+#[test]
+fn inspect_runs_until_stopped_unless_frames_are_given() {
+    use examples::boids::cli::{Command, Options};
+    let parse = |args: &[&str]| match Options::parse(args.iter().map(|a| a.to_string())) {
+        Ok(Command::Run(options)) => options,
+        other => panic!("{args:?} gave {other:?}"),
+    };
+    let inspecting = parse(&["--inspect", "127.0.0.1:7878"]);
+    assert_eq!(inspecting.inspect.as_deref(), Some("127.0.0.1:7878"));
+    assert_eq!(inspecting.frames, u64::MAX);
+    assert_eq!(
+        parse(&["--frames", "10", "--inspect=127.0.0.1:0"]).frames,
+        10
+    );
+    assert_eq!(parse(&[]).inspect, None);
+    assert!(
+        Options::parse(["--inspect".to_string()]).is_err(),
+        "the address is required"
+    );
+}
+
 /// The browser on this machine, if any.
 fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
