@@ -346,3 +346,26 @@ fn a_world_view_follows_changes_between_frames() {
     }
     assert_eq!(client.join().unwrap().json()["entities"], 3);
 }
+
+/// Limits at either end of their range are honoured without a panic: a
+/// zero wait times a quiet client out at once, a huge one never overflows.
+#[test]
+fn extreme_limits_neither_panic_nor_hang() {
+    let zero = Limits {
+        io_timeout: Duration::ZERO,
+        ..Limits::default()
+    };
+    let game = Game::start(Inspector::bind("127.0.0.1:0").unwrap().with_limits(zero), 1);
+    let mut quiet = TcpStream::connect(game.addr).unwrap();
+    quiet.set_read_timeout(Some(WAIT)).unwrap();
+    assert_eq!(read_answer(&mut quiet).status, 408);
+    drop(game);
+
+    let huge = Limits {
+        io_timeout: Duration::MAX,
+        reply_timeout: Duration::MAX,
+        ..Limits::default()
+    };
+    let game = Game::start(Inspector::bind("127.0.0.1:0").unwrap().with_limits(huge), 1);
+    assert_eq!(get(game.addr, "/api/world").status, 200);
+}

@@ -40,7 +40,7 @@ pub(super) fn answer(world: &World, table: &TableQuery) -> Response {
 /// are sorted.
 fn page_of(matches: &mut [Entity], page: usize, per_page: usize) -> &[Entity] {
     let start = page.saturating_mul(per_page);
-    if start >= matches.len() {
+    if per_page == 0 || start >= matches.len() {
         return &[];
     }
     let end = start.saturating_add(per_page).min(matches.len());
@@ -90,5 +90,6 @@ mod tests {
             assert_eq!(seen, sorted, "per_page {per_page}");
         }
         assert!(page_of(&mut ids(3), usize::MAX, usize::MAX).is_empty());
+        assert!(page_of(&mut ids(3), 0, 0).is_empty(), "a max_page of 0 gives empty pages");
     }
 }

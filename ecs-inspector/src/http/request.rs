@@ -50,7 +50,11 @@ pub(crate) fn read_request(
     stream: &mut TcpStream,
     limits: &Limits,
 ) -> Result<Request, Option<Response>> {
-    let deadline = Instant::now() + limits.io_timeout * 2;
+    // A limit too large to add is no deadline at all, never a panic.
+    let deadline = limits
+        .io_timeout
+        .checked_mul(2)
+        .and_then(|whole| Instant::now().checked_add(whole));
     let mut buf = vec![0u8; limits.max_head_bytes];
     let mut filled = 0;
     let (head_len, mut request) = loop {
@@ -108,15 +112,20 @@ pub(crate) fn read_request(
     Ok(request)
 }
 
-/// Reads at least one byte before `deadline`. A closed connection, an error
-/// or a client too slow gives `Err(None)`, or a 408 when it is still there.
+/// The shortest wait a socket is given: a zero would mean no timeout.
+pub(crate) const MIN_WAIT: Duration = Duration::from_millis(1);
+
+/// Reads at least one byte before `deadline` (`None`: no deadline). A
+/// closed connection or an error gives `Err(None)`; a client too slow, a 408.
 fn read_some(
     stream: &mut TcpStream,
     into: &mut [u8],
-    deadline: Instant,
+    deadline: Option<Instant>,
     io_timeout: Duration,
 ) -> Result<usize, Option<Response>> {
-    let left = deadline.saturating_duration_since(Instant::now());
+    let left = deadline.map_or(Duration::MAX, |d| {
+        d.saturating_duration_since(Instant::now())
+    });
     if left.is_zero() {
         return Err(Some(Response::error(
             408,
@@ -124,7 +133,7 @@ fn read_some(
         )));
     }
     // A zero timeout would mean "wait forever" to the socket.
-    let wait = left.min(io_timeout).max(Duration::from_millis(1));
+    let wait = left.min(io_timeout).max(MIN_WAIT);
     stream.set_read_timeout(Some(wait)).map_err(|_| None)?;
     match stream.read(into) {
         Ok(0) => Err(None),

@@ -148,7 +148,7 @@ impl Drop for Connection {
 impl Connection {
     fn answer(self, mut stream: TcpStream) {
         let limits = self.shared.limits();
-        let _ = stream.set_write_timeout(Some(limits.io_timeout));
+        let _ = stream.set_write_timeout(Some(limits.io_timeout.max(super::request::MIN_WAIT)));
         let _ = stream.set_nodelay(true);
         let (response, head_only, read_whole) = match read_request(&mut stream, &limits) {
             Ok(request) => (
