@@ -90,6 +90,9 @@ mod tests {
             assert_eq!(seen, sorted, "per_page {per_page}");
         }
         assert!(page_of(&mut ids(3), usize::MAX, usize::MAX).is_empty());
-        assert!(page_of(&mut ids(3), 0, 0).is_empty(), "a max_page of 0 gives empty pages");
+        assert!(
+            page_of(&mut ids(3), 0, 0).is_empty(),
+            "a max_page of 0 gives empty pages"
+        );
     }
 }

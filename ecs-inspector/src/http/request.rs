@@ -102,12 +102,13 @@ pub(crate) fn read_request(
     }
     let mut body = buf[head_len..filled].to_vec();
     body.truncate(length);
-    let mut rest = vec![0u8; length - body.len()];
-    let mut got = 0;
-    while got < rest.len() {
-        got += read_some(stream, &mut rest[got..], deadline, limits.io_timeout)?;
+    // Grown by what arrives, never by what the client announced.
+    let mut chunk = [0u8; 8 * 1024];
+    while body.len() < length {
+        let want = (length - body.len()).min(chunk.len());
+        let got = read_some(stream, &mut chunk[..want], deadline, limits.io_timeout)?;
+        body.extend_from_slice(&chunk[..got]);
     }
-    body.extend_from_slice(&rest);
     request.body = body;
     Ok(request)
 }
