@@ -169,3 +169,34 @@ fn pause_holds_frames_step_runs_exactly_one_and_resume_lets_them_go() {
     let (_, inspector) = game.stop();
     assert!(!inspector.is_paused());
 }
+
+#[test]
+fn a_body_sent_in_pieces_is_read_whole() {
+    use std::io::Write;
+    let inspector = Inspector::bind("127.0.0.1:0")
+        .unwrap()
+        .allow_writes()
+        .editable::<Position>();
+    let game = Game::start(inspector, 1);
+    let body = r#"{"x": 7, "y": 8}"#;
+    let mut stream = std::net::TcpStream::connect(game.addr).unwrap();
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    write!(
+        stream,
+        "PUT /api/entities/0v1/components/Position HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\r\n",
+        game.addr,
+        body.len()
+    )
+    .unwrap();
+    for piece in [&body[..5], &body[5..]] {
+        stream.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        stream.write_all(piece.as_bytes()).unwrap();
+    }
+    let answer = common::read_answer(&mut stream);
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(
+        answer.json()["components"][0]["debug"],
+        "Position { x: 7.0, y: 8.0 }"
+    );
+}
