@@ -25,7 +25,8 @@ if [[ -z "$browser" ]]; then
 fi
 
 cargo build --release -p examples --example boids
-out="$(mktemp -d)"
+# Beside the build, so nothing that tidies /tmp can take it mid-run.
+out="$(mktemp -d target/browser-test.XXXXXX)"
 boids_pid=""
 cleanup() {
     if [[ -n "$boids_pid" ]]; then kill "$boids_pid" 2>/dev/null || true; wait "$boids_pid" 2>/dev/null || true; fi
@@ -45,7 +46,7 @@ done
 echo "boids serves the inspector at $url"
 
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --no-first-run
-       --disable-component-update --disable-sync --user-data-dir="$out/profile" --virtual-time-budget=6000)
+       --disable-component-update --disable-sync --user-data-dir="$(realpath "$out")/profile" --virtual-time-budget=6000)
 timeout 120 "$browser" "${flags[@]}" --dump-dom "$url" >"$out/dom.html" 2>/dev/null
 
 fail() { echo "browser test failed: $1"; exit 1; }
