@@ -480,12 +480,13 @@ fn entities_spread_over_sparse_pages_cost_memory_in_proportion_to_the_input() {
     let (registry, names) = tags::registry();
     let pages = 48;
     let bytes = spread_one_per_page(pages, &names);
-    // A fixed part: the first full page each type's index may take, in the
-    // loaded storages and in a running world's (32 KiB each). The rest grows
+    // A fixed part: two pages of 32 KiB per type's index (the first full page
+    // it may take, and the stand-in page its loose pages are reached
+    // through), in the loaded storages and in a running world's. The rest grows
     // with the slots the input lists, whatever the number of types: the
     // allocator read and rebuilt, and a component mask per slot. A full sparse
     // page per entity and type would be 32 KiB for every 5 bytes of a column.
-    let fixed = names.len() * 2 * 32 * 1024;
+    let fixed = names.len() * 2 * 2 * 32 * 1024;
     let budget = |input: usize| fixed + 10 * input;
 
     let (world, peak) = measured_with_peak(bytes.len(), || from_postcard(&registry, &bytes));

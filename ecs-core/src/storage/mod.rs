@@ -3,6 +3,7 @@
 
 mod cell;
 mod loose_page;
+mod page_table;
 mod sparse_index;
 mod sparse_set;
 mod type_index;
