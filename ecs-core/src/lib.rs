@@ -40,7 +40,8 @@ extern crate self as ecs_core;
 //   7. query                     fetches, filters, plans, iteration
 //   8. world                     World: entity operations, the structural funnel
 //                                with its hooks, commands, and every other `impl World`
-//   9. system                    params, function / exclusive / `System` systems, access
+//   9. rollback                  a world's registered data saved, restored, hashed
+//      system                    params, function / exclusive / `System` systems, access
 //  10. schedule                  stages, ordering, the executor, stats, explain
 //  11. prelude                   the one import a game needs
 mod util;
@@ -71,6 +72,8 @@ pub mod view;
 pub mod query;
 
 mod world;
+
+pub mod rollback;
 
 pub mod system;
 

@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "view",
     "query",
     "world",
+    "rollback",
     "system",
     "schedule",
     "prelude",

@@ -13,6 +13,7 @@ mod merge;
 mod observe;
 mod query;
 mod resource;
+mod rollback;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod spawn_run;
@@ -35,6 +36,7 @@ pub use commands::{CommandQueue, Commands};
 pub(crate) use commands::{LaneLayout, ReservationLane};
 pub use entity_ref::{EntityMut, EntityRef};
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
+pub(crate) use rollback::RestoreParts;
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
 pub use stats::{HeapBreakdown, WorldStats};
