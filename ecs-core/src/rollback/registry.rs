@@ -189,7 +189,7 @@ impl RollbackRegistry {
     /// let saved = rollback.save(&world);
     /// world.insert_resource(FrameCount(1));
     /// rollback.restore(&mut world, &saved)?;
-    /// assert!(world.get_resource::<FrameCount>().is_err());
+    /// assert!(!world.contains_resource::<FrameCount>());
     /// # Ok::<(), Error>(())
     /// ```
     pub fn register_resource<R: Clone + Send + Sync + 'static>(&mut self) -> &mut Self {
