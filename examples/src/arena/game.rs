@@ -11,6 +11,10 @@ use super::input::{DOWN, FIRE, LEFT, RIGHT, UP};
 /// Half the arena's width: positions wrap around at `±HALF_SIZE`.
 pub const HALF_SIZE: f32 = 50.0;
 
+/// How long a trail mark lives: every player leaves one per frame, so from
+/// this frame on every frame spawns and despawns entities.
+pub const TRAIL_FRAMES: u16 = 4;
+
 /// A player's health when it spawns, and again after it is knocked out.
 pub const FULL_HEALTH: i32 = 10;
 
@@ -102,7 +106,8 @@ fn steer(inputs: Res<Inputs>, mut players: Query<(&Player, &mut Velocity)>) {
 }
 
 /// Players holding fire shoot along their velocity; every frame, each player
-/// also throws off a spark in a random direction, which lives a random while.
+/// also leaves a trail mark, which lives [`TRAIL_FRAMES`], and throws off a
+/// spark in a random direction, which lives a random while.
 fn shoot(
     inputs: Res<Inputs>,
     players: Query<(&Player, &Position, &Velocity)>,
@@ -124,6 +129,11 @@ fn shoot(
                 Lifetime(40),
             ));
         }
+        commands.spawn((
+            *position,
+            Velocity { x: 0.0, y: 0.0 },
+            Lifetime(TRAIL_FRAMES),
+        ));
         let spark = Velocity {
             x: rng.unit(),
             y: rng.unit(),

@@ -19,7 +19,7 @@ mod socket;
 pub use config::{Command, Config, Mode, USAGE};
 pub use game::{
     Arena, ArenaRng, Bullet, FULL_HEALTH, FrameCount, HALF_SIZE, Health, Inputs, Lifetime, Player,
-    Position, Velocity, corner, rollback_registry,
+    Position, TRAIL_FRAMES, Velocity, corner, rollback_registry,
 };
 pub use run::{Finish, LocalRun, NetPeer, Report, RunError, run_local, run_peer, run_synctest};
 pub use session::{ArenaConfig, Peer, Stats};

@@ -90,6 +90,12 @@ impl Peer {
     /// # Panics
     /// If ggrs asks to load a frame it never had saved.
     pub fn handle(&mut self, requests: Vec<GgrsRequest<ArenaConfig>>) -> Result<(), Error> {
+        // After a load, every frame run is a frame run again, but for the
+        // last of the list: the new frame the call was made for.
+        let mut advances_left = requests
+            .iter()
+            .filter(|request| matches!(request, GgrsRequest::AdvanceFrame { .. }))
+            .count();
         let mut replaying = false;
         for request in requests {
             match request {
@@ -119,7 +125,8 @@ impl Peer {
                         }
                     }));
                     self.arena.advance(&self.inputs)?;
-                    if replaying {
+                    advances_left -= 1;
+                    if replaying && advances_left > 0 {
                         self.stats.resimulated += 1;
                     } else {
                         self.stats.frames += 1;
