@@ -117,3 +117,78 @@ impl<T: Component + Clone> SparseSet<T> {
         panics.resume();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use core::num::NonZeroU32;
+
+    use super::*;
+
+    #[derive(crate::Component, Clone, Copy, Debug, PartialEq)]
+    struct Plain(u32);
+
+    #[derive(crate::Component, Clone, Debug, PartialEq)]
+    #[component(track_changes)]
+    struct Named(String);
+
+    fn e(index: u32) -> Entity {
+        Entity::new(index, NonZeroU32::MIN)
+    }
+
+    /// The fast path: same entities, same order, so only values move and
+    /// nothing else is told.
+    #[test]
+    fn the_same_entities_in_the_same_order_copy_values_only() {
+        let mut set = SparseSet::default();
+        for i in 0..5 {
+            set.insert(e(i), Plain(i), 0);
+        }
+        let mut copy = ColumnCopy::default();
+        set.copy_into(&mut copy);
+        for i in 0..5 {
+            set.get_mut(e(i)).unwrap().0.0 += 100;
+        }
+        let reorders = set.reorders;
+        set.restore_from(&copy, |entity, _| panic!("{entity:?} did not move"));
+        assert_eq!(set.reorders, reorders, "the order is what it was");
+        assert_eq!(set.values(), [0, 1, 2, 3, 4].map(Plain));
+        set.assert_invariants();
+    }
+
+    /// The general path: other entities, another order; the index is
+    /// rebuilt, the ticks come back, and the caller hears of every move.
+    #[test]
+    fn other_entities_are_replaced_with_the_saved_ones_and_their_ticks() {
+        let mut set = SparseSet::default();
+        set.insert(e(1), Named("one".into()), 5);
+        set.insert(e(2), Named("two".into()), 6);
+        let mut copy = ColumnCopy::default();
+        set.copy_into(&mut copy);
+        set.remove(e(1));
+        set.insert(e(7), Named("seven".into()), 9);
+        set.insert(e(2), Named("two again".into()), 9);
+
+        let mut moved = Vec::new();
+        set.restore_from(&copy, |entity, holds| moved.push((entity.index(), holds)));
+        assert_eq!(set.entities(), &[e(1), e(2)]);
+        assert_eq!(set.get(e(1)), Some(&Named("one".into())));
+        assert_eq!(set.get(e(2)), Some(&Named("two".into())));
+        assert!(!set.contains(e(7)));
+        assert_eq!(set.ticks_of(e(1)), Some((5, 5)));
+        assert_eq!(set.ticks_of(e(2)), Some((6, 6)));
+        assert_eq!(moved, [(2, false), (7, false), (1, true), (2, true)]);
+        set.assert_invariants();
+    }
+
+    #[test]
+    fn a_copy_of_nothing_empties_the_set() {
+        let mut set = SparseSet::default();
+        set.insert(e(3), Plain(3), 0);
+        let mut copy = ColumnCopy::default();
+        set.copy_into(&mut copy);
+        copy.clear();
+        set.restore_from(&copy, |_, _| {});
+        assert!(set.entities().is_empty());
+        set.assert_invariants();
+    }
+}
