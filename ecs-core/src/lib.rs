@@ -11,6 +11,8 @@
 //!   ([`EntityInspection`]; every entity: [`World::inspect_all`]).
 //! - [`observer`]: functions that run when components arrive or leave
 //!   ([`World::observe`]).
+//! - [`rollback`]: the world saved in memory every frame, restored exactly
+//!   and hashed the same on every machine, for rollback networking.
 //! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
 //!   [`World::send`]) and read once each ([`EventReader`](system::EventReader)).
 
@@ -41,9 +43,9 @@ extern crate self as ecs_core;
 //   8. world                     World: entity operations, the structural funnel
 //                                with its hooks, commands, and every other `impl World`
 //   9. rollback                  a world's registered data saved, restored, hashed
-//      system                    params, function / exclusive / `System` systems, access
-//  10. schedule                  stages, ordering, the executor, stats, explain
-//  11. prelude                   the one import a game needs
+//  10. system                    params, function / exclusive / `System` systems, access
+//  11. schedule                  stages, ordering, the executor, stats, explain
+//  12. prelude                   the one import a game needs
 mod util;
 
 mod entity;
