@@ -373,20 +373,20 @@ impl RollbackRegistry {
     /// let mut world = World::new();
     /// let kept = world.spawn(Position(1.0));
     /// let gone = world.spawn(Position(2.0));
+    /// world.despawn(gone)?;
     /// let saved = rollback.save(&world);
     ///
-    /// world.despawn(gone)?;
     /// let new = world.spawn(Position(3.0));
+    /// world.despawn(kept)?;
     /// rollback.restore(&mut world, &saved)?;
-    /// assert_eq!(world.get::<Position>(gone)?, &Position(2.0));
+    /// assert_eq!(world.get::<Position>(kept)?, &Position(1.0), "back, same id");
     /// assert!(!world.is_alive(new));
-    /// assert_eq!(world.spawn(()), new, "the free list as it was");
+    /// assert_eq!(world.spawn(()), new, "the free list as it was: the same next id");
     ///
     /// let mut other = RollbackRegistry::new();
     /// other.register_resource::<u32>();
     /// let err = other.restore(&mut world, &saved).unwrap_err();
     /// assert!(err.to_string().contains("Position"));
-    /// # let _ = kept;
     /// # Ok::<(), Error>(())
     /// ```
     pub fn restore(&self, world: &mut World, saved: &WorldState) -> Result<(), Error> {
