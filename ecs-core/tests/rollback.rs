@@ -54,7 +54,10 @@ fn arena_world() -> (World, Vec<Entity>) {
     world.insert_resource(FrameCount(0));
     let ids = world.spawn_batch((0..8).map(|i| {
         (
-            Position { x: i as f32, y: 0.0 },
+            Position {
+                x: i as f32,
+                y: 0.0,
+            },
             Velocity { x: 0.5, y: -0.5 },
         )
     }));
@@ -64,7 +67,9 @@ fn arena_world() -> (World, Vec<Entity>) {
 fn arena_schedule() -> Schedule {
     let mut schedule = Schedule::new();
     schedule.add_system(Stage::Update, movement).unwrap();
-    schedule.add_system(Stage::Update, churn.after("movement")).unwrap();
+    schedule
+        .add_system(Stage::Update, churn.after("movement"))
+        .unwrap();
     schedule
 }
 
@@ -93,7 +98,11 @@ fn the_issue_snippet_works_as_written() -> Result<(), Error> {
     let before = contents(&mut world);
     let saved: WorldState = rollback.save(&world);
     schedule.run(&mut world)?;
-    assert_ne!(contents(&mut world), before, "the frame moved, spawned, despawned");
+    assert_ne!(
+        contents(&mut world),
+        before,
+        "the frame moved, spawned, despawned"
+    );
     rollback.restore(&mut world, &saved)?;
     assert_eq!(rollback.checksum(&world), saved.checksum());
 
@@ -149,7 +158,10 @@ fn unregistered_components_stay_on_survivors_and_leave_with_the_rest() -> Result
 
     assert_eq!(world.get::<Sprite>(survivor)?, &Sprite("hero, hurt"));
     assert!(world.is_alive(despawned), "despawned since: back, same id");
-    assert_eq!(world.get::<Position>(despawned)?, &Position { x: 2.0, y: 2.0 });
+    assert_eq!(
+        world.get::<Position>(despawned)?,
+        &Position { x: 2.0, y: 2.0 }
+    );
     assert!(
         world.get::<Sprite>(despawned).is_err(),
         "an unregistered component is not saved"
@@ -262,7 +274,10 @@ fn a_state_of_other_types_is_refused_and_the_world_is_unchanged() -> Result<(), 
     assert!(matches!(err, Error::Rollback { .. }));
     let message = err.to_string();
     assert!(message.contains("Velocity"), "{message}");
-    assert!(message.contains("registered after it was saved"), "{message}");
+    assert!(
+        message.contains("registered after it was saved"),
+        "{message}"
+    );
 
     let mut other = RollbackRegistry::new();
     other.register::<Velocity>();
@@ -284,7 +299,10 @@ fn groups_are_packed_again_after_a_restore() -> Result<(), Error> {
     world.group::<(Position, Velocity)>()?;
     let ids = world.spawn_batch((0..6).map(|i| {
         (
-            Position { x: i as f32, y: 0.0 },
+            Position {
+                x: i as f32,
+                y: 0.0,
+            },
             Velocity { x: 1.0, y: 0.0 },
         )
     }));
@@ -339,5 +357,9 @@ fn checksums_agree_for_equal_worlds_and_differ_otherwise() {
     let extra = e.spawn(());
     e.despawn(extra).unwrap();
     assert_eq!(rollback.checksum(&c), rollback.checksum(&e));
-    assert_ne!(rollback.checksum(&c), rollback.checksum(&d), "the free list differs");
+    assert_ne!(
+        rollback.checksum(&c),
+        rollback.checksum(&d),
+        "the free list differs"
+    );
 }

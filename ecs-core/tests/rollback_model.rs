@@ -201,7 +201,8 @@ impl Run {
                 model.live.insert(e, record);
             }
             Op::SpawnBatch(n, seed) => {
-                let ids = world.spawn_batch((0..i32::from(n)).map(|i| (Pos(seed, i), Count(i as u64))));
+                let ids =
+                    world.spawn_batch((0..i32::from(n)).map(|i| (Pos(seed, i), Count(i as u64))));
                 for (i, e) in ids.into_iter().enumerate() {
                     assert_eq!(e, model.alloc(), "batch id {i}");
                     let record = Record {
@@ -295,15 +296,26 @@ impl Run {
             );
             assert!(!world.is_alive(ent(index, version + 1)), "slot {index}");
         }
-        assert!(!world.is_alive(ent(model.slots.len() as u32, 1)), "no slot past the model's");
+        assert!(
+            !world.is_alive(ent(model.slots.len() as u32, 1)),
+            "no slot past the model's"
+        );
         for (&e, record) in &model.live {
-            assert_eq!(world.get::<Pos>(e).ok(), record.pos.as_ref(), "Pos of {e:?}");
+            assert_eq!(
+                world.get::<Pos>(e).ok(),
+                record.pos.as_ref(),
+                "Pos of {e:?}"
+            );
             assert_eq!(
                 world.get::<Name>(e).ok().map(|n| n.0.as_str()),
                 record.name.as_deref(),
                 "Name of {e:?}"
             );
-            assert_eq!(world.get::<Count>(e).ok().map(|c| c.0), record.count, "Count of {e:?}");
+            assert_eq!(
+                world.get::<Count>(e).ok().map(|c| c.0),
+                record.count,
+                "Count of {e:?}"
+            );
             assert_eq!(world.contains::<Tag>(e), record.tag, "Tag of {e:?}");
             assert_eq!(
                 world.get::<Tracked>(e).ok().map(Tracked::value),
@@ -313,9 +325,18 @@ impl Run {
             assert_eq!(world.contains::<Mark>(e), record.mark, "Mark of {e:?}");
         }
         let count = |f: fn(&Record) -> bool| model.live.values().filter(|r| f(r)).count();
-        assert_eq!(world.query::<&Pos>().iter().count(), count(|r| r.pos.is_some()));
-        assert_eq!(world.query::<&Name>().iter().count(), count(|r| r.name.is_some()));
-        assert_eq!(world.query::<&Count>().iter().count(), count(|r| r.count.is_some()));
+        assert_eq!(
+            world.query::<&Pos>().iter().count(),
+            count(|r| r.pos.is_some())
+        );
+        assert_eq!(
+            world.query::<&Name>().iter().count(),
+            count(|r| r.name.is_some())
+        );
+        assert_eq!(
+            world.query::<&Count>().iter().count(),
+            count(|r| r.count.is_some())
+        );
         assert_eq!(world.query::<&Tag>().iter().count(), count(|r| r.tag));
         assert_eq!(world.query::<&Mark>().iter().count(), count(|r| r.mark));
         let both = count(|r| r.pos.is_some() && r.count.is_some());

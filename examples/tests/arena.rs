@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use ecs_core::prelude::*;
 use examples::arena::input::scripted;
-use examples::arena::{Arena, Command, Config, LocalRun, Mode, TRAIL_FRAMES, run_local, run_synctest};
+use examples::arena::{
+    Arena, Command, Config, LocalRun, Mode, TRAIL_FRAMES, run_local, run_synctest,
+};
 
 /// The checksum of the world at the start of frame `frames` when every
 /// player follows the script from the start, each input applying
@@ -41,9 +43,15 @@ fn every_frame_spawns_and_despawns_entities() {
         let inputs = [scripted(seed, 0, frame), scripted(seed, 1, frame)];
         arena.advance(&inputs).unwrap();
         let after = live(&mut arena.world);
-        assert!(after.difference(&before).next().is_some(), "frame {frame} spawns");
+        assert!(
+            after.difference(&before).next().is_some(),
+            "frame {frame} spawns"
+        );
         if frame >= u32::from(TRAIL_FRAMES) {
-            assert!(before.difference(&after).next().is_some(), "frame {frame} despawns");
+            assert!(
+                before.difference(&after).next().is_some(),
+                "frame {frame} despawns"
+            );
         }
     }
 }
@@ -76,7 +84,10 @@ fn two_peers_over_lossy_loopback_reach_the_same_checksum() {
     let reports = run_local(&run).unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(reports.len(), 2);
     assert_eq!(reports[0].checksum, reports[1].checksum);
-    assert_eq!(reports[0].checksum, offline_checksum(2, run.seed, run.frames, 1));
+    assert_eq!(
+        reports[0].checksum,
+        offline_checksum(2, run.seed, run.frames, 1)
+    );
     for report in &reports {
         assert!(report.packets.1 > 0, "packets were dropped: {report}");
         assert!(report.stats.frames >= u64::from(run.frames), "{report}");
@@ -92,15 +103,28 @@ fn the_command_line_says_what_is_wrong() {
     let parse = |args: &[&str]| Config::parse(args.iter().map(|s| s.to_string()));
     assert!(matches!(
         parse(&["--players", "3"]),
-        Ok(Command::Run(Config { mode: Mode::Local { players: 3 }, .. }))
+        Ok(Command::Run(Config {
+            mode: Mode::Local { players: 3 },
+            ..
+        }))
     ));
     let err = parse(&["--loss", "1.5"]).unwrap_err();
-    assert_eq!(err.to_string(), "--loss wants a share from 0 to 1, not 1.5 (see --help)");
+    assert_eq!(
+        err.to_string(),
+        "--loss wants a share from 0 to 1, not 1.5 (see --help)"
+    );
     let err = parse(&["--local-port", "7000"]).unwrap_err();
-    assert!(err.to_string().contains("--local-port and --remote go together"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("--local-port and --remote go together"),
+        "{err}"
+    );
     let Ok(Command::Run(config)) = parse(&["--local-port", "7001", "--remote", "127.0.0.1:7000"])
     else {
         panic!("a valid command line");
     };
-    assert!(matches!(config.mode, Mode::Remote { handle: 1, .. }), "the higher port is player 1");
+    assert!(
+        matches!(config.mode, Mode::Remote { handle: 1, .. }),
+        "the higher port is player 1"
+    );
 }

@@ -74,16 +74,15 @@ impl<T: Component + Clone> RollbackColumn for Column<T> {
             return;
         }
         let id = storages.register::<T>();
-        storages.typed_mut::<T>(id).restore_from(
-            copy,
-            |entity, holds| {
+        storages
+            .typed_mut::<T>(id)
+            .restore_from(copy, |entity, holds| {
                 if holds {
                     masks.mark(entity.index(), id);
                 } else {
                     masks.unmark(entity.index(), id);
                 }
-            },
-        );
+            });
     }
 
     fn checksum_live(&self, storages: &Storages) -> u64 {

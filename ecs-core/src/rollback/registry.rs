@@ -332,8 +332,7 @@ impl RollbackRegistry {
                 .zip(&self.resources)
                 .all(|((saved, _), resource)| saved.type_id() == resource.type_id());
         if same_resources {
-            for ((resource, saved), registered) in state.resources.iter_mut().zip(&self.resources)
-            {
+            for ((resource, saved), registered) in state.resources.iter_mut().zip(&self.resources) {
                 *resource = Arc::clone(registered);
                 resource.save_into(resources, &mut **saved);
             }
@@ -411,7 +410,10 @@ impl RollbackRegistry {
 
     /// Whether `saved` holds exactly this registry's types, in its order.
     fn check_fits(&self, saved: &WorldState) -> Result<(), Error> {
-        let saved_columns = saved.columns.iter().map(|(c, _)| (c.type_id(), c.type_name()));
+        let saved_columns = saved
+            .columns
+            .iter()
+            .map(|(c, _)| (c.type_id(), c.type_name()));
         let columns = self.columns.iter().map(|c| (c.type_id(), c.type_name()));
         first_difference(saved_columns, columns, "component")?;
         let saved_resources = saved

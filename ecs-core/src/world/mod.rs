@@ -36,9 +36,9 @@ pub use commands::{CommandQueue, Commands};
 pub(crate) use commands::{LaneLayout, ReservationLane};
 pub use entity_ref::{EntityMut, EntityRef};
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
-pub(crate) use rollback::RestoreParts;
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
+pub(crate) use rollback::RestoreParts;
 pub use stats::{HeapBreakdown, WorldStats};
 pub use typed_view::{View, ViewMut};
 

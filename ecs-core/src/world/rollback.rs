@@ -57,7 +57,8 @@ impl World {
             for entity in leaving {
                 // The mask names the storages below its reach; the rest are probed.
                 let masked = masked_ids(data.masks.get(entity.index()));
-                let beyond = (MASKED_COMPONENTS as u32..data.storages.len() as u32).map(ComponentId);
+                let beyond =
+                    (MASKED_COMPONENTS as u32..data.storages.len() as u32).map(ComponentId);
                 for id in masked.chain(beyond) {
                     if !is_registered(data.storages.info(id).type_id()) {
                         let storage = data.storages.erased_by_id_mut(id);

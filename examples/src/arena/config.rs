@@ -131,7 +131,9 @@ impl Config {
                 "--remote" => {
                     let value = args.value(&flag)?;
                     let addr = value.parse().map_err(|_| {
-                        CliError::new(format!("--remote wants an address like 127.0.0.1:7001, not `{value}`"))
+                        CliError::new(format!(
+                            "--remote wants an address like 127.0.0.1:7001, not `{value}`"
+                        ))
                     })?;
                     remote = Some(addr);
                 }

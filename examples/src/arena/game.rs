@@ -124,7 +124,10 @@ fn shoot(
             };
             commands.spawn((
                 *position,
-                Velocity { x: dx * 2.0, y: dy * 2.0 },
+                Velocity {
+                    x: dx * 2.0,
+                    y: dy * 2.0,
+                },
                 Bullet { owner: player.0 },
                 Lifetime(40),
             ));
@@ -284,7 +287,10 @@ impl Arena {
     /// # Errors
     /// A system's or a command's error, which would be a bug here.
     pub fn advance(&mut self, inputs: &[u8]) -> Result<(), Error> {
-        self.world.resource_mut::<Inputs>()?.0.clone_from_slice(inputs);
+        self.world
+            .resource_mut::<Inputs>()?
+            .0
+            .clone_from_slice(inputs);
         self.schedule.run(&mut self.world)
     }
 
@@ -308,7 +314,9 @@ impl Arena {
 
     /// How many frames ran.
     pub fn frame(&self) -> u32 {
-        self.world.resource::<FrameCount>().map_or(0, |frame| frame.0)
+        self.world
+            .resource::<FrameCount>()
+            .map_or(0, |frame| frame.0)
     }
 
     /// How many entities are alive: players, bullets and sparks.

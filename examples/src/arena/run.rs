@@ -98,12 +98,7 @@ impl fmt::Display for Report {
         write!(
             f,
             "peer {}: {}; {} of {} packets dropped; checksum at frame {}: {:#018x}",
-            self.handle,
-            self.stats,
-            self.packets.1,
-            self.packets.0,
-            self.frame,
-            self.checksum
+            self.handle, self.stats, self.packets.1, self.packets.0, self.frame, self.checksum
         )
     }
 }
@@ -273,7 +268,11 @@ pub fn run_peer(options: NetPeer) -> Result<Report, RunError> {
         }
         let now = Instant::now();
         if session.current_state() != SessionState::Running || now < next_frame {
-            std::thread::sleep(Duration::from_millis(1).min(next_frame.saturating_duration_since(now)).max(Duration::from_micros(200)));
+            std::thread::sleep(
+                Duration::from_millis(1)
+                    .min(next_frame.saturating_duration_since(now))
+                    .max(Duration::from_micros(200)),
+            );
             continue;
         }
         // Behind by more than a few frames (a slow machine): catch up from now.
