@@ -363,3 +363,26 @@ fn checksums_agree_for_equal_worlds_and_differ_otherwise() {
         "the free list differs"
     );
 }
+
+/// Commands recorded before a restore are not part of any state: the id a
+/// pending spawn reserved is not alive after the restore, and applying the
+/// commands afterwards fails in words rather than bringing it back.
+#[test]
+fn an_id_reserved_by_a_pending_command_is_not_alive_after_a_restore() -> Result<(), Error> {
+    let mut rollback = RollbackRegistry::new();
+    rollback.register::<Position>();
+    let mut world = World::new();
+    let kept = world.spawn(Position { x: 1.0, y: 1.0 });
+    let saved = rollback.save(&world);
+    let reserved = world.commands().spawn(Position { x: 2.0, y: 2.0 });
+    rollback.restore(&mut world, &saved)?;
+    assert!(!world.is_alive(reserved));
+    let errors = world.flush();
+    assert!(!world.is_alive(reserved));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].entity(), Some(reserved));
+    assert_eq!(world.len(), 1);
+    assert!(world.is_alive(kept));
+    assert_eq!(rollback.checksum(&world), saved.checksum());
+    Ok(())
+}

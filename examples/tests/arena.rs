@@ -128,3 +128,27 @@ fn the_command_line_says_what_is_wrong() {
         "the higher port is player 1"
     );
 }
+
+/// The same frames on a pool of one thread and on a pool of four: the same
+/// checksum, frame by frame.
+#[test]
+fn the_checksum_is_the_same_on_one_thread_and_many() {
+    let seed = 8;
+    let checksums = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut arena = Arena::new(3, seed).unwrap();
+            (0..120)
+                .map(|frame| {
+                    let inputs: Vec<u8> = (0..3).map(|h| scripted(seed, h, frame)).collect();
+                    arena.advance(&inputs).unwrap();
+                    arena.checksum()
+                })
+                .collect::<Vec<u64>>()
+        })
+    };
+    assert_eq!(checksums(1), checksums(4));
+}
