@@ -98,9 +98,9 @@ pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use world::{
-    CommandQueue, Commands, ComponentInspection, EntityInspection, EntityMut, EntityRef,
-    HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, View, ViewMut, World,
-    WorldInspection, WorldStats,
+    CommandQueue, Commands, ComponentInspection, ComponentType, EntityInspection, EntityMut,
+    EntityRef, HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, ObserverEntry, View,
+    ViewMut, World, WorldInspection, WorldStats,
 };
 
 /// Proof, checked at compile time, that worlds and ids cross threads.

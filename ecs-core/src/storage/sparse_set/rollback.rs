@@ -108,7 +108,7 @@ impl<T: Component + Clone> SparseSet<T> {
         for (dense, &entity) in self.entities.iter().enumerate() {
             // Below `u32::MAX`: the copy came from a set within its limit.
             self.sparse
-                .slot_or_alloc(entity.index())
+                .slot_or_alloc(entity.index(), dense + 1)
                 .set(entity, dense as u32);
             moved(entity, true);
         }
