@@ -4,14 +4,15 @@
 //!
 //! `cargo bench -p ecs-bench --bench ecs` runs them all; add a filter such as
 //! `-- iteration` for one topic (`-- systems`: schedules and commands;
-//! `-- change_detection`: `Changed` over 100,000 tracked entities).
+//! `-- change_detection`: `Changed` over 100,000 tracked entities;
+//! `-- rollback`: a frame's save and restore beside `memcpy`).
 //! Worlds are built only for the benches the filter keeps.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ecs_bench::harness::{Contender, Timed};
 use ecs_bench::workloads::{
     add_remove, big_iter, change_detection, commands, despawn_churn, empty_systems, frag_iter,
-    heavy_compute, random_get, schedule, schedule_many, simple_insert, simple_iter,
+    heavy_compute, random_get, rollback, schedule, schedule_many, simple_insert, simple_iter,
 };
 
 /// Every bench, in run order: its group, its name, and the contender it times.
@@ -31,6 +32,7 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
     let schedule_many = schedule_many::workload();
     let commands = commands::workload();
     let change_detection = change_detection::workload();
+    let rollback = rollback::workload();
     vec![
         (
             "spawn",
@@ -151,6 +153,21 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             "change_detection",
             "ideal_changed_100k_10_percent_written",
             change_detection.contender("ideal"),
+        ),
+        (
+            "rollback",
+            "save_restore_10k_3_components",
+            rollback.contender("ours"),
+        ),
+        (
+            "rollback",
+            "save_restore_10k_3_components_fresh_state",
+            rollback.contender("ours_fresh_state"),
+        ),
+        (
+            "rollback",
+            "ideal_save_restore_10k_3_components",
+            rollback.contender("ideal"),
         ),
     ]
 }

@@ -238,6 +238,12 @@ pub enum Error {
         /// The name asked for.
         name: String,
     },
+    /// A saved world state does not fit the rollback registry asked to
+    /// restore it (`reason` says which type); the world is unchanged.
+    Rollback {
+        /// What does not fit, in words, naming the type.
+        reason: String,
+    },
 }
 
 impl Error {
@@ -276,7 +282,8 @@ impl Error {
             | Error::Snapshot { .. }
             | Error::SnapshotNameTaken { .. }
             | Error::SnapshotTypeRegistered { .. }
-            | Error::UnknownSnapshotName { .. } => None,
+            | Error::UnknownSnapshotName { .. }
+            | Error::Rollback { .. } => None,
             Error::InSystem { ref error, .. } | Error::InObserver { ref error, .. } => {
                 error.entity()
             }
@@ -478,6 +485,9 @@ impl fmt::Display for Error {
                  re-triggers itself through its commands)"
             ),
             Error::Snapshot { reason } => write!(f, "the snapshot cannot be loaded: {reason}"),
+            Error::Rollback { reason } => {
+                write!(f, "the saved world state cannot be restored: {reason}")
+            }
             Error::SnapshotNameTaken { name, registered } => write!(
                 f,
                 "the snapshot name `{name}` is already registered for `{}`: \

@@ -11,6 +11,8 @@
 //!   ([`EntityInspection`]; every entity: [`World::inspect_all`]).
 //! - [`observer`]: functions that run when components arrive or leave
 //!   ([`World::observe`]).
+//! - [`rollback`]: the world saved in memory every frame, restored exactly
+//!   and hashed the same on every machine, for rollback networking.
 //! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
 //!   [`World::send`]) and read once each ([`EventReader`](system::EventReader)).
 
@@ -40,9 +42,10 @@ extern crate self as ecs_core;
 //   7. query                     fetches, filters, plans, iteration
 //   8. world                     World: entity operations, the structural funnel
 //                                with its hooks, commands, and every other `impl World`
-//   9. system                    params, function / exclusive / `System` systems, access
-//  10. schedule                  stages, ordering, the executor, stats, explain
-//  11. prelude                   the one import a game needs
+//   9. rollback                  a world's registered data saved, restored, hashed
+//  10. system                    params, function / exclusive / `System` systems, access
+//  11. schedule                  stages, ordering, the executor, stats, explain
+//  12. prelude                   the one import a game needs
 mod util;
 
 mod entity;
@@ -71,6 +74,8 @@ pub mod view;
 pub mod query;
 
 mod world;
+
+pub mod rollback;
 
 pub mod system;
 

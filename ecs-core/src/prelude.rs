@@ -14,6 +14,7 @@
 pub use crate::change::Mut;
 pub use crate::observer::{OnAdd, OnInsert, OnRemove};
 pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
+pub use crate::rollback::{RollbackRegistry, WorldState};
 pub use crate::schedule::{Schedule, Stage};
 pub use crate::system::{EventReader, EventWriter, IntoSystem, Local, Res, ResMut, System};
 pub use crate::{

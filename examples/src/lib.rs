@@ -3,10 +3,12 @@
 //!
 //! The larger demos keep their simulation here, in the library, so tests and
 //! benches can run the very code the demo runs: [`boids`], [`streaming`],
-//! and the [`tour`] that `examples/tour.rs` prints.
+//! the [`arena`] (rollback networking over ggrs), and the [`tour`] that
+//! `examples/tour.rs` prints.
 
 #![forbid(unsafe_code)]
 
+pub mod arena;
 pub mod boids;
 mod cli;
 pub mod streaming;

@@ -23,6 +23,7 @@ pub mod heavy_compute;
 pub mod memory;
 pub mod merge;
 pub mod random_get;
+pub mod rollback;
 pub mod schedule;
 pub mod schedule_many;
 pub mod serialize;
@@ -49,6 +50,7 @@ pub fn all() -> Vec<Workload> {
         commands::workload(),
         change_detection::workload(),
         merge::workload(),
+        rollback::workload(),
         serialize::text(),
         serialize::binary(),
     ]

@@ -5,8 +5,11 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::Entity;
 
+mod rollback;
 #[cfg(feature = "serde")]
 mod state;
+
+pub(crate) use rollback::AllocatorCopy;
 
 /// One slot of the allocator.
 ///

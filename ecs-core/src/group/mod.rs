@@ -6,6 +6,8 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::storage::Storages;
 
+mod repack;
+
 /// Where a group's packed prefix is, as a query sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct GroupSpan {

@@ -18,7 +18,7 @@ use crate::util::DeferredPanic;
 pub(crate) use cell::ErasedStorage;
 use cell::StorageCell;
 pub(crate) use sparse_index::SparseReader;
-pub(crate) use sparse_set::{RunIds, SparseSet};
+pub(crate) use sparse_set::{ColumnCopy, RunIds, SparseSet};
 use type_index::TypeIndex;
 
 /// Every component type a world has seen, and its storage.

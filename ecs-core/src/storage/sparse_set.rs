@@ -8,6 +8,10 @@ use crate::component::Component;
 use crate::entity::{Entity, EntityMap};
 use crate::util::DeferredPanic;
 
+mod rollback;
+
+pub(crate) use rollback::ColumnCopy;
+
 /// The ids a batch spawn's run gives the values it wrote past the end of a
 /// storage ([`SparseSet::commit_run`]).
 ///

@@ -14,6 +14,7 @@ mod merge;
 mod observe;
 mod query;
 mod resource;
+mod rollback;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod spawn_run;
@@ -39,6 +40,7 @@ pub use entity_ref::{EntityMut, EntityRef};
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
+pub(crate) use rollback::RestoreParts;
 pub use stats::{HeapBreakdown, WorldStats};
 pub use typed_view::{View, ViewMut};
 
