@@ -62,7 +62,10 @@ impl Calibration {
 pub(crate) struct Timing {
     pub(crate) last: u64,
     pub(crate) total: u64,
+    /// Every time the executor called the system, skipped runs included.
     pub(crate) runs: u64,
+    /// The calls a run condition (or a `Single` finding no one entity) skipped.
+    pub(crate) skipped: u64,
 }
 
 impl Timing {
@@ -106,27 +109,37 @@ pub struct SystemStats {
     pub mean: Duration,
     /// How many times it ran.
     pub runs: u64,
+    /// How many times its frame came and it did not run: a run condition
+    /// said no, or a [`Single`](crate::system::Single) param did not find
+    /// exactly one entity.
+    pub skipped: u64,
 }
 
 impl SystemStats {
     pub(crate) fn new(name: &str, stage: &Stage, timing: Timing, clock: &Calibration) -> Self {
         Self {
             name: name.to_owned(),
-            stage: stage.clone(),
+            stage: *stage,
             last: clock.duration(timing.last),
             mean: clock.duration(timing.total / timing.runs.max(1)),
-            runs: timing.runs,
+            runs: timing.runs - timing.skipped,
+            skipped: timing.skipped,
         }
     }
 }
 
 impl fmt::Display for SystemStats {
-    /// One line: `Update/movement: 12 runs, last 1.2ms, mean 1.1ms`.
+    /// One line: `Update/movement: 12 runs, last 1.2ms, mean 1.1ms`, with
+    /// `, 3 skipped` when a condition skipped some.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "{}/{}: {} runs, last {:?}, mean {:?}",
             self.stage, self.name, self.runs, self.last, self.mean
-        )
+        )?;
+        if self.skipped > 0 {
+            write!(f, ", {} skipped", self.skipped)?;
+        }
+        Ok(())
     }
 }

@@ -367,6 +367,31 @@ impl SystemAccess {
             .map(|(first, second, type_name, _)| (first, second, type_name))
     }
 
+    /// Adds everything `other` touches to this access, for scheduling only:
+    /// no clash between the two is recorded. A run condition's access joins
+    /// its system's this way; the condition runs before the system fetches
+    /// its params, so the two never hold the same data at once.
+    pub(crate) fn extend_for_scheduling(&mut self, other: &SystemAccess) {
+        self.queries.extend(other.queries.iter().cloned());
+        self.resources.extend(other.resources.iter().cloned());
+        self.world_reader = self.world_reader.or(other.world_reader);
+        self.exclusive |= other.exclusive;
+        self.reserves_ids |= other.reserves_ids;
+    }
+
+    /// The first param that writes, and what it writes (a component or
+    /// resource type name; for an exclusive system or a param that spawns,
+    /// a word for it): what makes a run condition not read-only.
+    pub(crate) fn first_change(&self) -> Option<(&'static str, &'static str)> {
+        if self.exclusive {
+            return Some(("&mut World", "the whole world"));
+        }
+        if self.reserves_ids {
+            return Some(("Commands", "entities"));
+        }
+        self.first_writer()
+    }
+
     /// The error for the first clash between two params, if there is one,
     /// for the system (or, if `observer`, the observer) named `name`.
     pub(crate) fn clash_error(&self, name: impl Into<String>, observer: bool) -> Option<Error> {

@@ -1,11 +1,12 @@
 //! How a system enters a schedule: anything `IntoSystem`, with a name, its
-//! orderings (`.named`, `.after`, `.before`) and what its first run sees
-//! (`.ignore_earlier_changes`).
+//! orderings (`.named`, `.after`, `.before`, `.in_set`), its run conditions
+//! (`.run_if`) and what its first run sees (`.ignore_earlier_changes`).
 
 use std::borrow::Cow;
 
 use crate::world::World;
 
+use super::condition::{Condition, RunCondition};
 use super::erased::AnySystem;
 use super::exclusive::ExclusiveSystem;
 use super::function::{FunctionSystem, SystemParamFunction};
@@ -31,6 +32,10 @@ pub struct SystemConfig {
     pub(crate) name: Cow<'static, str>,
     pub(crate) after: Vec<Cow<'static, str>>,
     pub(crate) before: Vec<Cow<'static, str>>,
+    /// The sets the system belongs to.
+    pub(crate) sets: Vec<Cow<'static, str>>,
+    /// The conditions that must all hold for a run.
+    pub(crate) conditions: Vec<RunCondition>,
     /// Whether the first run's `Added` and `Changed` see what happened before it.
     pub(crate) sees_earlier_changes: bool,
 }
@@ -41,6 +46,8 @@ impl core::fmt::Debug for SystemConfig {
             .field("name", &self.name)
             .field("after", &self.after)
             .field("before", &self.before)
+            .field("sets", &self.sets)
+            .field("conditions", &self.conditions)
             .field("sees_earlier_changes", &self.sees_earlier_changes)
             .finish_non_exhaustive()
     }
@@ -79,17 +86,92 @@ pub trait IntoSystem<Marker>: Sized {
         config
     }
 
-    /// Runs the system after the system named `name` of the same stage.
-    fn after(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
+    /// Runs the system after `other`, a system or set of the same stage:
+    /// named (`"movement"`), or the system function itself (`movement`).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// fn movement() {}
+    /// fn collide() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, collide.after(movement))?;
+    /// schedule.add_system(Stage::Update, movement)?;
+    /// let why = schedule.explain()?;
+    /// assert_eq!(why.stage(Stage::Update).unwrap().order, ["movement", "collide"]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn after<M>(self, other: impl SystemName<M>) -> SystemConfig {
         let mut config = self.into_config();
-        config.after.push(name.into());
+        config.after.push(other.system_name());
         config
     }
 
-    /// Runs the system before the system named `name` of the same stage.
-    fn before(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
+    /// Runs the system before `other`, a system or set of the same stage,
+    /// named or given as the function itself.
+    fn before<M>(self, other: impl SystemName<M>) -> SystemConfig {
         let mut config = self.into_config();
-        config.before.push(name.into());
+        config.before.push(other.system_name());
+        config
+    }
+
+    /// Puts the system in the set `set` of its stage: orderings naming the
+    /// set, and the set's own ([`Schedule::configure_set`](crate::Schedule::configure_set)),
+    /// apply to it. A system may be in several sets.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// fn collide() {}
+    /// fn physics() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, collide.in_set("combat"))?;
+    /// schedule.add_system(Stage::Update, physics.before("combat"))?;
+    /// let why = schedule.explain()?;
+    /// assert_eq!(why.stage(Stage::Update).unwrap().order, ["physics", "collide"]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn in_set(self, set: impl Into<Cow<'static, str>>) -> SystemConfig {
+        let mut config = self.into_config();
+        config.sets.push(set.into());
+        config
+    }
+
+    /// Runs the system only in frames where `condition` holds; given
+    /// several times, every condition must hold (asked in order, stopping
+    /// at the first "no"). A skipped system keeps its change-detection
+    /// horizon: its next run sees every change since its last run.
+    ///
+    /// # Errors
+    /// [`Schedule::add_system`](crate::Schedule::add_system) refuses a
+    /// condition that writes ([`Error::WritingCondition`](crate::Error::WritingCondition)).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// struct Score(u32);
+    /// #[derive(Default)]
+    /// struct Cheers(u32);
+    ///
+    /// fn cheer(mut cheers: ResMut<Cheers>) { cheers.0 += 1; }
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Score(3));
+    /// world.init_resource::<Cheers>();
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, cheer.run_if(|s: Res<Score>| s.0 >= 10))?;
+    /// schedule.run(&mut world)?;
+    /// world.resource_mut::<Score>()?.0 = 10;
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(world.resource::<Cheers>()?.0, 1);
+    /// assert_eq!(schedule.stats()[0].skipped, 1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn run_if<M>(self, condition: impl Condition<M>) -> SystemConfig {
+        let mut config = self.into_config();
+        config.conditions.push(condition.into_condition());
         config
     }
 
@@ -183,8 +265,238 @@ fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> SystemConfig {
         name,
         after: Vec::new(),
         before: Vec::new(),
+        sets: Vec::new(),
+        conditions: Vec::new(),
         sees_earlier_changes: true,
     }
+}
+
+/// What an ordering names: a system or set by name (`"movement"`), or a
+/// system function or `&mut World` closure itself, which stands for the
+/// name it gets when added without [`named`](IntoSystem::named).
+///
+/// ```
+/// use ecs_core::system::SystemName;
+///
+/// fn move_ships() {}
+/// assert_eq!(move_ships.system_name(), "move_ships");
+/// assert_eq!("combat".system_name(), "combat");
+/// ```
+pub trait SystemName<Marker> {
+    /// The name.
+    fn system_name(self) -> Cow<'static, str>;
+}
+
+/// Marks the [`SystemName`] impls for names.
+#[doc(hidden)]
+pub enum NameMarker {}
+
+impl SystemName<NameMarker> for &'static str {
+    fn system_name(self) -> Cow<'static, str> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl SystemName<NameMarker> for String {
+    fn system_name(self) -> Cow<'static, str> {
+        Cow::Owned(self)
+    }
+}
+
+impl SystemName<NameMarker> for Cow<'static, str> {
+    fn system_name(self) -> Cow<'static, str> {
+        self
+    }
+}
+
+impl<M: 'static, F: SystemParamFunction<M>> SystemName<FunctionMarker<M>> for F {
+    fn system_name(self) -> Cow<'static, str> {
+        function_name(core::any::type_name::<F>())
+    }
+}
+
+impl<F: FnMut(&mut World) + Send + 'static> SystemName<ExclusiveMarker> for F {
+    fn system_name(self) -> Cow<'static, str> {
+        function_name(core::any::type_name::<F>())
+    }
+}
+
+/// Several systems for [`Schedule::add_systems`](crate::Schedule::add_systems),
+/// made from a tuple of systems (`(a, b, c)`) by the methods of
+/// [`IntoSystemConfigs`].
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::SystemConfigs;
+///
+/// fn a() {}
+/// fn b() {}
+/// let configs: SystemConfigs = (a, b).chain();
+/// assert_eq!(configs.len(), 2);
+/// ```
+#[derive(Debug)]
+pub struct SystemConfigs(pub(crate) Vec<SystemConfig>);
+
+impl SystemConfigs {
+    /// How many systems it holds.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// fn a() {}
+    /// assert_eq!((a,).in_set("s").len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it holds no system.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// fn a() {}
+    /// assert!(!(a,).in_set("s").is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A tuple of systems (each anything [`IntoSystem`], configured or not), or
+/// [`SystemConfigs`]: what [`Schedule::add_systems`](crate::Schedule::add_systems) takes.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// fn read_input() {}
+/// fn steer() {}
+/// fn move_ships() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(Stage::Update, (move_ships, steer, read_input).chain())?;
+/// let why = schedule.explain()?;
+/// assert_eq!(why.stage(Stage::Update).unwrap().order, ["move_ships", "steer", "read_input"]);
+/// # Ok::<(), Error>(())
+/// ```
+pub trait IntoSystemConfigs<Marker>: Sized {
+    /// The systems, configured.
+    fn into_configs(self) -> SystemConfigs;
+
+    /// Orders the systems one after another, in the order given.
+    fn chain(self) -> SystemConfigs {
+        let mut configs = self.into_configs();
+        for i in 1..configs.0.len() {
+            let previous = configs.0[i - 1].name.clone();
+            configs.0[i].after.push(previous);
+        }
+        configs
+    }
+
+    /// Puts every system in the set `set` (see [`IntoSystem::in_set`]).
+    fn in_set(self, set: impl Into<Cow<'static, str>>) -> SystemConfigs {
+        let set = set.into();
+        let mut configs = self.into_configs();
+        for config in &mut configs.0 {
+            config.sets.push(set.clone());
+        }
+        configs
+    }
+}
+
+impl IntoSystemConfigs<()> for SystemConfigs {
+    fn into_configs(self) -> SystemConfigs {
+        self
+    }
+}
+
+macro_rules! tuple_configs {
+    () => {};
+    ($(($system:ident, $marker:ident)),*) => {
+        #[allow(non_snake_case, reason = "bindings are named after type parameters")]
+        impl<$($marker, $system: IntoSystem<$marker>),*> IntoSystemConfigs<($($marker,)*)>
+            for ($($system,)*)
+        {
+            fn into_configs(self) -> SystemConfigs {
+                let ($($system,)*) = self;
+                SystemConfigs(vec![$($system.into_config()),*])
+            }
+        }
+    };
+}
+
+crate::util::macros::all_tuple_pairs!(tuple_configs:
+    (S15, M15), (S14, M14), (S13, M13), (S12, M12), (S11, M11), (S10, M10), (S9, M9), (S8, M8),
+    (S7, M7), (S6, M6), (S5, M5), (S4, M4), (S3, M3), (S2, M2), (S1, M1), (S0, M0));
+
+/// How a set is ordered in its stage: the systems and sets it runs after
+/// and before. Made with [`after`] or [`before`] and given to
+/// [`Schedule::configure_set`](crate::Schedule::configure_set).
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::SetConfig;
+///
+/// let config: SetConfig = after("physics").before("render");
+/// assert!(format!("{config:?}").contains("physics"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SetConfig {
+    pub(crate) after: Vec<Cow<'static, str>>,
+    pub(crate) before: Vec<Cow<'static, str>>,
+}
+
+impl SetConfig {
+    /// Also runs the set after `other`.
+    pub fn after<M>(mut self, other: impl SystemName<M>) -> SetConfig {
+        self.after.push(other.system_name());
+        self
+    }
+
+    /// Also runs the set before `other`.
+    pub fn before<M>(mut self, other: impl SystemName<M>) -> SetConfig {
+        self.before.push(other.system_name());
+        self
+    }
+}
+
+/// A set ordering: the set runs after `other` (a system or set of its
+/// stage, by name or as the function itself).
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// fn collide() {}
+/// fn physics() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(Stage::Update, (collide,).in_set("combat"))?;
+/// schedule.add_system(Stage::Update, physics)?;
+/// schedule.configure_set(Stage::Update, "combat", after(physics))?;
+/// let why = schedule.explain()?;
+/// assert_eq!(why.stage(Stage::Update).unwrap().order, ["physics", "collide"]);
+/// # Ok::<(), Error>(())
+/// ```
+pub fn after<M>(other: impl SystemName<M>) -> SetConfig {
+    SetConfig::default().after(other)
+}
+
+/// A set ordering: the set runs before `other`.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// fn hud() {}
+/// fn render() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Last, render)?;
+/// schedule.add_systems(Stage::Last, (hud,).in_set("ui"))?;
+/// schedule.configure_set(Stage::Last, "ui", before("render"))?;
+/// let why = schedule.explain()?;
+/// assert_eq!(why.stage(Stage::Last).unwrap().order, ["hud", "render"]);
+/// # Ok::<(), Error>(())
+/// ```
+pub fn before<M>(other: impl SystemName<M>) -> SetConfig {
+    SetConfig::default().before(other)
 }
 
 /// A function's name from its type name: the last path segment

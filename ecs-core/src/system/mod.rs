@@ -11,6 +11,8 @@
 //! common at the same time.
 
 mod access;
+mod condition;
+mod conditional;
 mod config;
 mod erased;
 mod event;
@@ -19,6 +21,7 @@ mod function;
 mod last_run;
 mod local;
 mod observer;
+mod one_shot;
 mod param;
 mod res;
 
@@ -31,7 +34,18 @@ use crate::world::World;
 pub use access::{Conflict, SystemAccess};
 #[doc(hidden)]
 pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
-pub use config::{IntoSystem, SystemConfig};
+pub use condition::{
+    Condition, ConditionFunction, RunCondition, any_with_component, in_state, not, on_event,
+    resource_added, resource_changed, resource_exists,
+};
+#[doc(hidden)]
+pub use condition::BoxedMarker;
+pub use config::{
+    IntoSystem, IntoSystemConfigs, SetConfig, SystemConfig, SystemConfigs, SystemName, after,
+    before,
+};
+#[doc(hidden)]
+pub use config::NameMarker;
 pub use event::{EventReader, EventWriter};
 pub use function::SystemParamFunction;
 pub use local::Local;
@@ -39,7 +53,8 @@ pub use observer::ObserverFunction;
 pub use param::{ParamItem, SystemParam, SystemWorld};
 pub use res::{Res, ResMut};
 
-pub(crate) use erased::AnySystem;
+pub(crate) use conditional::Conditional;
+pub(crate) use erased::{AnySystem, RunOutcome};
 pub(crate) use last_run::LastRun;
 
 /// A system that keeps its state in `self`: implement it for a type, and add
@@ -126,14 +141,14 @@ impl<S: System> AnySystem for StatefulSystem<S> {
         &self.access
     }
 
-    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error> {
+    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<RunOutcome, Error> {
         // SAFETY: `world` was made for this run, no system conflicting with
         // this one's access runs meanwhile, and that access (every param's,
         // registered in `new`) has no clash: this function's contract, and
         // what `fetch` requires.
         let params = unsafe { S::Params::fetch(&mut self.state, world)? };
         self.system.run(params);
-        Ok(())
+        Ok(RunOutcome::Ran)
     }
 
     fn prepare(&mut self, world: &mut World) {
