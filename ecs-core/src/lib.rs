@@ -95,10 +95,11 @@ pub use error::{AccessClash, Error};
 pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
+pub use state::States;
 pub use world::{
-    CommandQueue, Commands, ComponentInspection, EntityInspection, EntityMut, EntityRef,
-    FromWorld, HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, SystemId, View,
-    ViewMut, World, WorldInspection, WorldStats,
+    CommandQueue, Commands, ComponentInspection, EntityCommands, EntityInspection, EntityMut,
+    EntityRef, FromWorld, HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, SystemId,
+    View, ViewMut, World, WorldInspection, WorldStats,
 };
 #[doc(hidden)]
 pub use world::{IntoOneShotSystem, OneShotSystem};

@@ -42,10 +42,18 @@ mod tests {
     #[test]
     fn enums_and_structs_get_the_marker_impl() {
         let tokens = derive_states(&input("enum Mode { A, B }")).expect("valid");
-        assert!(tokens.to_string().contains(":: ecs_core :: state :: States for Mode"));
+        assert!(
+            tokens
+                .to_string()
+                .contains(":: ecs_core :: state :: States for Mode")
+        );
         let tokens = derive_states(&input("#[states(crate = \"engine\")] struct Level(u8);"))
             .expect("valid");
-        assert!(tokens.to_string().contains("engine :: state :: States for Level"));
+        assert!(
+            tokens
+                .to_string()
+                .contains("engine :: state :: States for Level")
+        );
     }
 
     #[test]

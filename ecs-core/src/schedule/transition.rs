@@ -89,7 +89,11 @@ impl<S: States> IntoStage for OnEnter<S> {
     }
 
     fn label(&self) -> String {
-        format!("OnEnter({}::{:?})", ShortName(core::any::type_name::<S>()), self.0)
+        format!(
+            "OnEnter({}::{:?})",
+            ShortName(core::any::type_name::<S>()),
+            self.0
+        )
     }
 }
 
@@ -99,6 +103,10 @@ impl<S: States> IntoStage for OnExit<S> {
     }
 
     fn label(&self) -> String {
-        format!("OnExit({}::{:?})", ShortName(core::any::type_name::<S>()), self.0)
+        format!(
+            "OnExit({}::{:?})",
+            ShortName(core::any::type_name::<S>()),
+            self.0
+        )
     }
 }

@@ -125,6 +125,11 @@ impl RunCondition {
         self.0.name()
     }
 
+    /// What the condition reads.
+    pub(crate) fn access(&self) -> &SystemAccess {
+        self.0.access()
+    }
+
     pub(crate) fn into_inner(self) -> Box<dyn AnyCondition> {
         self.0
     }

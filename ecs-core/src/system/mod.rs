@@ -33,19 +33,19 @@ use crate::world::World;
 
 pub use access::{Conflict, SystemAccess};
 #[doc(hidden)]
-pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
+pub use condition::BoxedMarker;
 pub use condition::{
     Condition, ConditionFunction, RunCondition, any_with_component, in_state, not, on_event,
     resource_added, resource_changed, resource_exists,
 };
 #[doc(hidden)]
-pub use condition::BoxedMarker;
+pub use config::NameMarker;
+#[doc(hidden)]
+pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
 pub use config::{
     IntoSystem, IntoSystemConfigs, SetConfig, SystemConfig, SystemConfigs, SystemName, after,
     before,
 };
-#[doc(hidden)]
-pub use config::NameMarker;
 pub use event::{EventReader, EventWriter};
 pub use function::SystemParamFunction;
 pub use local::Local;

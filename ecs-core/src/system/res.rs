@@ -144,7 +144,6 @@ impl<'w, R: Send + Sync + 'static> ResMut<'w, R> {
     }
 }
 
-
 /// Change detection shared by [`Res`] and [`ResMut`]: news is what happened
 /// since the reading system last ran (or since tick 0 on its first run).
 macro_rules! change_detection {

@@ -4,6 +4,7 @@
 
 mod change;
 mod commands;
+mod entity_commands;
 mod entity_ref;
 mod event;
 mod from_world;
@@ -36,13 +37,13 @@ use crate::view::{Exclusive, WorldData, WorldView};
 
 pub use commands::{CommandQueue, Commands};
 pub(crate) use commands::{LaneLayout, ReservationLane};
+pub use entity_commands::EntityCommands;
 pub use entity_ref::{EntityMut, EntityRef};
 pub use from_world::FromWorld;
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
-pub use one_shot::{IntoOneShotSystem, OneShotSystem, SystemId};
 pub(crate) use observe::{ObserverRunner, observer_name};
-pub(crate) use state::StateTransition;
+pub use one_shot::{IntoOneShotSystem, OneShotSystem, SystemId};
 pub use stats::{HeapBreakdown, WorldStats};
 pub use typed_view::{View, ViewMut};
 

@@ -151,7 +151,9 @@ impl World {
         *slot = Slot::Running(system.name().to_owned());
         let result = panic::catch_unwind(AssertUnwindSafe(|| system.run(self)));
         // Back in its place, unless it unregistered itself meanwhile.
-        if let Some(slot) = self.one_shots_if_any().and_then(|s| s.get_mut(id.0 as usize))
+        if let Some(slot) = self
+            .one_shots_if_any()
+            .and_then(|s| s.get_mut(id.0 as usize))
             && matches!(slot, Slot::Running(_))
         {
             *slot = Slot::Ready(system);
