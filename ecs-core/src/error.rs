@@ -561,7 +561,7 @@ impl fmt::Display for Error {
                 "the run condition `{condition}` of system `{system}` writes `{}` through `{}`: \
                  a run condition may only read",
                 ShortName(type_name),
-                ShortName(param)
+                ShortName::param(param)
             ),
             Error::UnknownSystemId { id } => write!(
                 f,

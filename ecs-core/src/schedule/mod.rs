@@ -625,7 +625,7 @@ impl Schedule {
     /// # use ecs_core::prelude::*;
     /// let mut schedule = Schedule::new();
     /// schedule.add_stage_before(Stage::First, "input")?;
-    /// assert_eq!(schedule.stages().next(), Some(&Stage::custom("input")));
+    /// assert_eq!(schedule.stages().nth(1), Some(&Stage::custom("input")), "after Startup");
     /// # Ok::<(), Error>(())
     /// ```
     pub fn add_stage_before(

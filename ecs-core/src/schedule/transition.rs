@@ -53,8 +53,10 @@ pub struct OnEnter<S: States>(pub S);
 /// world.init_state::<GameState>();
 /// world.init_resource::<Trace>();
 /// let mut schedule = Schedule::new();
-/// schedule.add_system(OnExit(GameState::Playing), |mut t: ResMut<Trace>| t.0.push("exit"))?;
-/// schedule.add_system(OnEnter(GameState::Over), |mut t: ResMut<Trace>| t.0.push("enter"))?;
+/// fn exit(mut t: ResMut<Trace>) { t.0.push("exit"); }
+/// fn enter(mut t: ResMut<Trace>) { t.0.push("enter"); }
+/// schedule.add_system(OnExit(GameState::Playing), exit)?;
+/// schedule.add_system(OnEnter(GameState::Over), enter)?;
 /// world.resource_mut::<NextState<GameState>>()?.set(GameState::Over);
 /// schedule.run(&mut world)?;
 /// assert_eq!(world.resource::<Trace>()?.0, ["exit", "enter"]);
