@@ -40,7 +40,11 @@ fn a_chain_orders_its_tuple_in_the_order_given() -> Result<(), Error> {
         .unwrap()
         .batches
         .clone();
-    assert_eq!(batches, [vec!["d", "c"], vec!["bee"], vec!["a"]], "chained, so never at once");
+    assert_eq!(
+        batches,
+        [vec!["d", "c"], vec!["bee"], vec!["a"]],
+        "chained, so never at once"
+    );
     Ok(())
 }
 
@@ -124,9 +128,7 @@ fn an_ordering_against_a_system_of_another_stage_fails_when_added() -> Result<()
 fn add_systems_adds_all_or_none() -> Result<(), Error> {
     let mut schedule = Schedule::new();
     schedule.add_system(Stage::Update, c)?;
-    let error = schedule
-        .add_systems(Stage::Update, (a, b, c))
-        .unwrap_err();
+    let error = schedule.add_systems(Stage::Update, (a, b, c)).unwrap_err();
     assert_eq!(error, Error::DuplicateSystem { system: "c".into() });
     assert!(!schedule.contains_system("a") && !schedule.contains_system("b"));
     let error = schedule

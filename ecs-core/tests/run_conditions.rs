@@ -51,7 +51,10 @@ fn resource_exists_follows_the_resource() -> Result<(), Error> {
         w.remove_resource::<Flag>().unwrap();
     };
     assert_eq!(
-        totals(resource_exists::<Flag>, &[&nothing, insert, &nothing, remove])?,
+        totals(
+            resource_exists::<Flag>,
+            &[&nothing, insert, &nothing, remove]
+        )?,
         [0, 1, 2, 2]
     );
     Ok(())
@@ -64,7 +67,10 @@ fn resource_changed_and_added_see_writes_since_they_were_last_asked() -> Result<
     };
     let write: &dyn Fn(&mut World) = &|w| w.resource_mut::<Score>().unwrap().0 += 1;
     let steps = [&nothing, insert, &nothing, write, &nothing, write];
-    assert_eq!(totals(resource_changed::<Score>, &steps)?, [0, 1, 1, 2, 2, 3]);
+    assert_eq!(
+        totals(resource_changed::<Score>, &steps)?,
+        [0, 1, 1, 2, 2, 3]
+    );
     assert_eq!(totals(resource_added::<Score>, &steps)?, [0, 1, 1, 1, 1, 1]);
     Ok(())
 }
@@ -86,7 +92,10 @@ fn any_with_component_follows_the_entities() -> Result<(), Error> {
     };
     let clear: &dyn Fn(&mut World) = &|w| w.clear();
     assert_eq!(
-        totals(any_with_component::<Health>, &[&nothing, spawn, &nothing, clear])?,
+        totals(
+            any_with_component::<Health>,
+            &[&nothing, spawn, &nothing, clear]
+        )?,
         [0, 1, 2, 2]
     );
     Ok(())
@@ -162,10 +171,18 @@ fn a_skipped_system_keeps_its_change_detection_horizon() -> Result<(), Error> {
     schedule.run(&mut world)?;
     let mut seen = world.resource::<Seen>()?.0.clone();
     seen.sort_unstable();
-    assert_eq!(seen, [1, 2, 3], "the run after the skips sees what they missed");
+    assert_eq!(
+        seen,
+        [1, 2, 3],
+        "the run after the skips sees what they missed"
+    );
     let stats = schedule.stats();
     assert_eq!((stats[0].runs, stats[0].skipped), (2, 2));
-    assert!(stats[0].to_string().ends_with(", 2 skipped"), "{}", stats[0]);
+    assert!(
+        stats[0].to_string().ends_with(", 2 skipped"),
+        "{}",
+        stats[0]
+    );
     Ok(())
 }
 
@@ -191,8 +208,8 @@ fn a_condition_that_writes_is_refused_when_added() {
 }
 
 #[test]
-fn a_condition_reading_what_its_system_writes_is_allowed_and_scheduled_with_it()
--> Result<(), Error> {
+fn a_condition_reading_what_its_system_writes_is_allowed_and_scheduled_with_it() -> Result<(), Error>
+{
     fn add(mut score: ResMut<Score>) {
         score.0 += 1;
     }
