@@ -274,6 +274,14 @@ pub enum Error {
         /// The system's name.
         system: String,
     },
+    /// A param found the world not as its system needs it to run, which is
+    /// no fault (a [`Single`](crate::system::Single) that matched no entity,
+    /// or several): the schedule skips the system for the frame and counts
+    /// it in [`SystemStats::skipped`](crate::schedule::SystemStats::skipped).
+    SkipSystem {
+        /// Why.
+        reason: Box<Error>,
+    },
     /// One call was given the same entity twice where each must be distinct
     /// (`get_many_mut`).
     RepeatedEntity {
@@ -324,9 +332,9 @@ impl Error {
             | Error::UnknownSystemId { .. }
             | Error::SystemAlreadyRunning { .. } => None,
             Error::RepeatedEntity { entity } => Some(entity),
-            Error::InSystem { ref error, .. } | Error::InObserver { ref error, .. } => {
-                error.entity()
-            }
+            Error::InSystem { ref error, .. }
+            | Error::InObserver { ref error, .. }
+            | Error::SkipSystem { reason: ref error } => error.entity(),
         }
     }
 
@@ -571,6 +579,7 @@ impl fmt::Display for Error {
                 f,
                 "the one-shot system `{system}` was asked to run while it runs"
             ),
+            Error::SkipSystem { reason } => write!(f, "{reason}; the system does not run"),
             Error::RepeatedEntity { entity } => write!(
                 f,
                 "entity {entity} is given twice where each must be a different entity"

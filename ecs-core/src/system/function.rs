@@ -104,7 +104,11 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> AnySystem for FunctionSyst
         // this one's access runs meanwhile, and that access (every param's,
         // registered in `new`) has no clash: this function's contract, and
         // what `fetch` requires.
-        let params = unsafe { F::Param::fetch(&mut self.state, world)? };
+        let params = match unsafe { F::Param::fetch(&mut self.state, world) } {
+            Ok(params) => params,
+            Err(Error::SkipSystem { .. }) => return Ok(RunOutcome::Skipped),
+            Err(error) => return Err(error),
+        };
         self.function.call(params);
         Ok(RunOutcome::Ran)
     }

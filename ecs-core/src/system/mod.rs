@@ -23,7 +23,9 @@ mod local;
 mod observer;
 mod one_shot;
 mod param;
+mod param_set;
 mod res;
+mod single;
 
 use std::borrow::Cow;
 
@@ -51,7 +53,9 @@ pub use function::SystemParamFunction;
 pub use local::Local;
 pub use observer::ObserverFunction;
 pub use param::{ParamItem, SystemParam, SystemWorld};
+pub use param_set::ParamSet;
 pub use res::{Res, ResMut};
+pub use single::Single;
 
 pub(crate) use conditional::Conditional;
 pub(crate) use erased::{AnySystem, RunOutcome};
@@ -146,7 +150,11 @@ impl<S: System> AnySystem for StatefulSystem<S> {
         // this one's access runs meanwhile, and that access (every param's,
         // registered in `new`) has no clash: this function's contract, and
         // what `fetch` requires.
-        let params = unsafe { S::Params::fetch(&mut self.state, world)? };
+        let params = match unsafe { S::Params::fetch(&mut self.state, world) } {
+            Ok(params) => params,
+            Err(Error::SkipSystem { .. }) => return Ok(RunOutcome::Skipped),
+            Err(error) => return Err(error),
+        };
         self.system.run(params);
         Ok(RunOutcome::Ran)
     }
