@@ -10,9 +10,18 @@ struct Boss;
 #[derive(Component)]
 struct Player;
 
+/// Bosses' health, and everyone's.
+type Healths<'w> = ParamSet<
+    'w,
+    (
+        Query<'static, &'static mut Health, With<Boss>>,
+        Query<'static, &'static mut Health>,
+    ),
+>;
+
 #[test]
 fn param_set_hands_out_conflicting_queries_one_at_a_time() -> Result<(), Error> {
-    fn balance(mut set: ParamSet<(Query<&mut Health, With<Boss>>, Query<&mut Health>)>) {
+    fn balance(mut set: Healths) {
         set.p0().for_each(|h| h.0 *= 2);
         set.p1().for_each(|h| h.0 += 1);
         let total: i32 = set.p1().iter().map(|h| h.0).sum();
@@ -42,7 +51,16 @@ fn param_set_members_are_checked_against_the_other_params() {
     ] {
         assert!(matches!(error, Error::ConflictingAccess { .. }), "{error}");
     }
-    fn fine(_: ParamSet<(ResMut<u32>, Res<u32>, Query<&mut Health>, Query<&Health>)>) {}
+    type Overlapping<'w> = ParamSet<
+        'w,
+        (
+            ResMut<'static, u32>,
+            Res<'static, u32>,
+            Query<'static, &'static mut Health>,
+            Query<'static, &'static Health>,
+        ),
+    >;
+    fn fine(_: Overlapping) {}
     schedule.add_system(Stage::Update, fine).unwrap();
 }
 
@@ -131,7 +149,6 @@ fn get_many_mut_gives_distinct_entities_at_once() -> Result<(), Error> {
         Some(Error::RepeatedEntity { entity: ids[1] })
     );
     let gone = ids[1];
-    drop(query);
     world.despawn(gone)?;
     let mut query = world.query::<&mut Health>();
     assert_eq!(

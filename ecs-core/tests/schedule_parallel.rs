@@ -472,7 +472,10 @@ fn conditional_frame(mut schedule: Schedule) -> Schedule {
         .add_system(update, mix::<2, 3>.run_if(in_state(Phase::Storm)))
         .unwrap();
     schedule
-        .add_system(update, breed::<4>.run_if(|f: Res<FrameNo>| f.0 % 3 == 0))
+        .add_system(
+            update,
+            breed::<4>.run_if(|f: Res<FrameNo>| f.0.is_multiple_of(3)),
+        )
         .unwrap();
     schedule.add_system(update, breed::<6>).unwrap();
     schedule
@@ -551,8 +554,14 @@ fn parallel_and_single_threaded_runs_agree_with_conditions_states_and_fixed_step
     let find = |name: &str| stats.iter().find(|s| s.0 == name).unwrap().clone();
     assert!(find("storm/b7").1 >= 3, "storms began: {stats:?}");
     assert!(find("storm/c7").1 >= 3, "storms ended: {stats:?}");
-    assert!(find("fixed/m45").1 > 32, "several fixed steps in some frames");
-    assert!(find("mix<2, 3>").2 > 0 && find("mix<0, 1>").2 > 0, "{stats:?}");
+    assert!(
+        find("fixed/m45").1 > 32,
+        "several fixed steps in some frames"
+    );
+    assert!(
+        find("mix<2, 3>").2 > 0 && find("mix<0, 1>").2 > 0,
+        "{stats:?}"
+    );
     assert!(parallel.parallel_batches() > 0);
     assert_eq!(
         parallel_world
