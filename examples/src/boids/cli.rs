@@ -19,6 +19,8 @@ options:
   --gif-every K    the k of --gif (default 4)
   --size PX        picture width in pixels (default 800 for PNG, 480 for GIF)
   --naive          find flockmates by testing every pair, O(n^2), not through the grid
+  --pause-at N     hold the flock still from frame N (the frames still run and count)
+  --resume-at M    move it again from frame M (after N)
   --help           print this
 ";
 
@@ -53,6 +55,10 @@ pub struct Options {
     pub size: Option<u32>,
     /// `--naive`.
     pub naive: bool,
+    /// `--pause-at`.
+    pub pause_at: Option<u64>,
+    /// `--resume-at`.
+    pub resume_at: Option<u64>,
 }
 
 impl Default for Options {
@@ -67,6 +73,8 @@ impl Default for Options {
             gif_every: 4,
             size: None,
             naive: false,
+            pause_at: None,
+            resume_at: None,
         }
     }
 }
@@ -88,8 +96,23 @@ impl Options {
     /// as the next argument or after `=`.
     ///
     /// # Errors
-    /// An unknown flag, a missing or malformed value, or a zero where it
-    /// makes no sense (`--threads 0`, `--gif-every 0`, `--size 0`).
+    /// An unknown flag, a missing or malformed value, a zero where it
+    /// makes no sense (`--threads 0`, `--gif-every 0`, `--size 0`,
+    /// `--pause-at 0`), or a `--resume-at` not after `--pause-at`.
+    ///
+    /// ```
+    /// use examples::boids::cli::{Command, Options};
+    ///
+    /// let args = ["--pause-at", "100", "--resume-at=160"].map(String::from);
+    /// let Command::Run(options) = Options::parse(args)? else { panic!() };
+    /// assert_eq!((options.pause_at, options.resume_at), (Some(100), Some(160)));
+    /// let late = Options::parse(["--pause-at=9", "--resume-at=9"].map(String::from));
+    /// assert_eq!(
+    ///     late.unwrap_err().to_string(),
+    ///     "--resume-at 9 must come after --pause-at 9 (see --help)"
+    /// );
+    /// # Ok::<(), examples::boids::cli::CliError>(())
+    /// ```
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError> {
         let mut options = Self::default();
         let mut args = Args::new(args);
@@ -105,8 +128,17 @@ impl Options {
                 "--gif" => options.gif = Some(args.value(&flag)?.into()),
                 "--gif-every" => options.gif_every = args.positive(&flag)?,
                 "--size" => options.size = Some(args.positive(&flag)?),
+                "--pause-at" => options.pause_at = Some(args.positive(&flag)?),
+                "--resume-at" => options.resume_at = Some(args.positive(&flag)?),
                 _ => return Err(unknown(&flag)),
             }
+        }
+        if let (Some(pause), Some(resume)) = (options.pause_at, options.resume_at)
+            && resume <= pause
+        {
+            return Err(CliError::new(format!(
+                "--resume-at {resume} must come after --pause-at {pause}"
+            )));
         }
         Ok(Command::Run(options))
     }
