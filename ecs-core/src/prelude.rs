@@ -17,9 +17,9 @@ pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{OnEnter, OnExit, Schedule, Stage};
 pub use crate::state::{NextState, State};
 pub use crate::system::{
-    Condition, EventReader, EventWriter, IntoSystem, IntoSystemConfigs, Local, ParamSet, Res,
-    ResMut, Single, System, after, any_with_component, before, in_state, not, on_event,
-    resource_added, resource_changed, resource_exists,
+    Condition, EventReader, EventWriter, IntoSystem, IntoSystemConfigs, Local, ParamSet,
+    RemovedComponents, Res, ResMut, Single, System, after, any_with_component, before, in_state,
+    not, on_event, resource_added, resource_changed, resource_exists,
 };
 pub use crate::time::Time;
 pub use crate::{

@@ -1,5 +1,5 @@
-//! The params bevy users reach for: `ParamSet`, `Single`, and the query
-//! methods `iter_many` and `get_many_mut`.
+//! The params bevy users reach for: `ParamSet`, `Single`, `RemovedComponents`,
+//! and the query methods `iter_many` and `get_many_mut`.
 
 use ecs_core::prelude::*;
 
@@ -187,5 +187,55 @@ fn get_many_mut_marks_each_tracked_value_changed() -> Result<(), Error> {
     changed.sort_unstable();
     assert_eq!(changed, [a, c]);
     let _ = b;
+    Ok(())
+}
+
+#[test]
+fn removed_components_lists_each_loss_once_per_reader() -> Result<(), Error> {
+    #[derive(Default)]
+    struct Seen(Vec<(&'static str, Entity)>);
+    fn early(mut gone: RemovedComponents<Health>, mut seen: ResMut<Seen>) {
+        let lost: Vec<Entity> = gone.read().collect();
+        seen.0.extend(lost.into_iter().map(|e| ("early", e)));
+    }
+    fn late(mut gone: RemovedComponents<Health>, mut seen: ResMut<Seen>) {
+        let lost: Vec<Entity> = gone.read().collect();
+        seen.0.extend(lost.into_iter().map(|e| ("late", e)));
+    }
+    fn reap(q: Query<(Entity, &Health)>, mut commands: Commands) {
+        for (e, h) in q.iter() {
+            if h.0 <= 0 {
+                commands.entity(e).remove::<Health>();
+            }
+        }
+    }
+    let mut world = World::new();
+    world.init_resource::<Seen>();
+    let before = world.spawn(Health(1));
+    world.remove::<Health>(before)?; // before any reader: not logged
+    let dying = world.spawn(Health(0));
+    let despawned = world.spawn(Health(5));
+    let cleared = world.spawn(Health(5));
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::First, early)?;
+    schedule.add_system(Stage::Update, reap)?;
+    schedule.add_system(Stage::Last, late.run_if(|| true))?;
+    schedule.run(&mut world)?;
+    assert_eq!(world.resource::<Seen>()?.0, [("late", dying)]);
+    world.resource_mut::<Seen>()?.0.clear();
+    world.despawn(despawned)?;
+    world.clear();
+    schedule.run(&mut world)?;
+    let seen = &world.resource::<Seen>()?.0;
+    assert_eq!(
+        seen,
+        &[
+            ("early", dying),
+            ("early", despawned),
+            ("early", cleared),
+            ("late", despawned),
+            ("late", cleared)
+        ]
+    );
     Ok(())
 }

@@ -24,6 +24,7 @@ mod observer;
 mod one_shot;
 mod param;
 mod param_set;
+mod removed;
 mod res;
 mod single;
 
@@ -54,6 +55,9 @@ pub use local::Local;
 pub use observer::ObserverFunction;
 pub use param::{ParamItem, SystemParam, SystemWorld};
 pub use param_set::ParamSet;
+#[doc(hidden)]
+pub use removed::Removed;
+pub use removed::RemovedComponents;
 pub use res::{Res, ResMut};
 pub use single::Single;
 
