@@ -43,9 +43,6 @@ impl Frame {
         world: &mut World,
         errors: &mut Vec<CommandError>,
     ) {
-        if slot.systems.is_empty() {
-            return;
-        }
         let plan = slot
             .plan
             .as_ref()
