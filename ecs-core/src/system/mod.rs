@@ -22,6 +22,7 @@ mod last_run;
 mod local;
 mod observer;
 mod one_shot;
+mod ordering;
 mod param;
 mod param_set;
 mod removed;
@@ -42,17 +43,15 @@ pub use condition::{
     resource_added, resource_changed, resource_exists,
 };
 #[doc(hidden)]
-pub use config::NameMarker;
-#[doc(hidden)]
 pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
-pub use config::{
-    IntoSystem, IntoSystemConfigs, SetConfig, SystemConfig, SystemConfigs, SystemName, after,
-    before,
-};
+pub use config::{IntoSystem, SystemConfig};
 pub use event::{EventReader, EventWriter};
 pub use function::SystemParamFunction;
 pub use local::Local;
 pub use observer::ObserverFunction;
+#[doc(hidden)]
+pub use ordering::NameMarker;
+pub use ordering::{IntoSystemConfigs, SetConfig, SystemConfigs, SystemName, after, before};
 pub use param::{ParamItem, SystemParam, SystemWorld};
 pub use param_set::ParamSet;
 #[doc(hidden)]
