@@ -86,7 +86,7 @@ impl Schedule {
     }
 
     /// Orders the set `set` of `stage` (see
-    /// [`IntoSystem::in_set`](crate::IntoSystem::in_set)): every system in
+    /// [`IntoSystem::in_set`]): every system in
     /// it runs after and before what `config` names. Configuring a set
     /// again adds to its orderings.
     ///
