@@ -1,53 +1,18 @@
-//! Filling a schedule: adding systems (one, or a tuple all or none),
-//! checking them (param clashes, duplicate names, writing conditions,
-//! orderings across stages), and configuring sets.
+//! Filling a schedule: `add_systems` (a tuple, all or none), the checks
+//! every added system passes (param clashes, duplicate names, writing
+//! conditions, orderings across stages; `add_system` in `mod.rs` runs them
+//! too), and configuring sets.
 
 use std::borrow::Cow;
 
 use crate::error::Error;
-use crate::system::{
-    AnySystem, Conditional, IntoSystem, IntoSystemConfigs, LastRun, SetConfig, SystemConfig,
-};
+use crate::system::{AnySystem, Conditional, IntoSystemConfigs, LastRun, SetConfig, SystemConfig};
 use crate::world::ReservationLane;
 
 use super::stats::Timing;
 use super::{IntoStage, Schedule, Stage, SystemSlot};
 
 impl Schedule {
-    /// Adds `system` to `stage`.
-    ///
-    /// # Errors
-    /// [`Error::ConflictingAccess`] if two of its params reach the same
-    /// component or resource and one writes it, [`Error::DuplicateSystem`] if
-    /// the schedule has a system of that name, [`Error::UnknownStage`] if it
-    /// has no such stage.
-    ///
-    /// ```
-    /// use ecs_core::prelude::*;
-    ///
-    /// #[derive(Component)]
-    /// struct Health(i32);
-    ///
-    /// fn heal(_: Query<&mut Health>, _: Query<&Health>) {}
-    ///
-    /// let mut schedule = Schedule::new();
-    /// let err = schedule.add_system(Stage::Update, heal).unwrap_err();
-    /// assert_eq!(
-    ///     err.to_string(),
-    ///     "system `heal` cannot take both `Query<&mut Health>` and `Query<&Health>`: both \
-    ///      reach `Health` and at least one writes it. Merge them into one param, or make \
-    ///      their filters disjoint (`With<T>` in one, `Without<T>` in the other)"
-    /// );
-    /// ```
-    pub fn add_system<M>(
-        &mut self,
-        stage: impl IntoStage,
-        system: impl IntoSystem<M>,
-    ) -> Result<(), Error> {
-        let label = stage.label();
-        self.add_configs(stage.into_stage(), label, vec![system.into_config()])
-    }
-
     /// Adds several systems to `stage` at once: a tuple of systems (each
     /// configured or not), ordered one after another with
     /// [`.chain()`](crate::system::IntoSystemConfigs::chain) or put in a set
@@ -136,7 +101,7 @@ impl Schedule {
     }
 
     /// Checks and adds `configs` to `stage`, all or none.
-    fn add_configs(
+    pub(super) fn add_configs(
         &mut self,
         stage: Stage,
         label: String,

@@ -21,7 +21,7 @@ use core::fmt;
 use std::borrow::Cow;
 
 use crate::error::Error;
-use crate::system::{AnySystem, LastRun, SetConfig};
+use crate::system::{AnySystem, IntoSystem, LastRun, SetConfig};
 use crate::world::{ReservationLane, World};
 
 pub use explain::{Explanation, Overlap, StageExplanation};
@@ -304,6 +304,40 @@ impl Schedule {
     /// ```
     pub fn set_parallel_threshold(&mut self, entities: usize) {
         self.parallel_threshold = entities;
+    }
+
+    /// Adds `system` to `stage`.
+    ///
+    /// # Errors
+    /// [`Error::ConflictingAccess`] if two of its params reach the same
+    /// component or resource and one writes it, [`Error::DuplicateSystem`] if
+    /// the schedule has a system of that name, [`Error::UnknownStage`] if it
+    /// has no such stage.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(i32);
+    ///
+    /// fn heal(_: Query<&mut Health>, _: Query<&Health>) {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// let err = schedule.add_system(Stage::Update, heal).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "system `heal` cannot take both `Query<&mut Health>` and `Query<&Health>`: both \
+    ///      reach `Health` and at least one writes it. Merge them into one param, or make \
+    ///      their filters disjoint (`With<T>` in one, `Without<T>` in the other)"
+    /// );
+    /// ```
+    pub fn add_system<M>(
+        &mut self,
+        stage: impl IntoStage,
+        system: impl IntoSystem<M>,
+    ) -> Result<(), Error> {
+        let label = stage.label();
+        self.add_configs(stage.into_stage(), label, vec![system.into_config()])
     }
 
     fn all_stages(&self) -> impl Iterator<Item = &StageSlot> {
