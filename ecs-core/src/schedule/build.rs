@@ -51,7 +51,7 @@ impl Schedule {
     }
 
     /// Orders the set `set` of `stage` (see
-    /// [`IntoSystem::in_set`]): every system in
+    /// [`IntoSystem::in_set`](crate::system::IntoSystem::in_set)): every system in
     /// it runs after and before what `config` names. Configuring a set
     /// again adds to its orderings.
     ///
