@@ -657,6 +657,7 @@ impl Schedule {
                 stats.push(SystemStats::new(
                     &slot.name,
                     &stage.stage,
+                    &stage.label,
                     slot.timing,
                     &self.clock,
                 ));

@@ -103,6 +103,9 @@ pub struct SystemStats {
     pub name: String,
     /// Its stage.
     pub stage: Stage,
+    /// Its stage's name as shown: a state stage's with its value
+    /// (`OnEnter(GameState::Playing)`).
+    pub stage_label: String,
     /// How long its last run took.
     pub last: Duration,
     /// Its mean run time over every run.
@@ -116,10 +119,17 @@ pub struct SystemStats {
 }
 
 impl SystemStats {
-    pub(crate) fn new(name: &str, stage: &Stage, timing: Timing, clock: &Calibration) -> Self {
+    pub(crate) fn new(
+        name: &str,
+        stage: &Stage,
+        stage_label: &str,
+        timing: Timing,
+        clock: &Calibration,
+    ) -> Self {
         Self {
             name: name.to_owned(),
             stage: *stage,
+            stage_label: stage_label.to_owned(),
             last: clock.duration(timing.last),
             mean: clock.duration(timing.total / timing.runs.max(1)),
             runs: timing.runs - timing.skipped,
@@ -135,7 +145,7 @@ impl fmt::Display for SystemStats {
         write!(
             f,
             "{}/{}: {} runs, last {:?}, mean {:?}",
-            self.stage, self.name, self.runs, self.last, self.mean
+            self.stage_label, self.name, self.runs, self.last, self.mean
         )?;
         if self.skipped > 0 {
             write!(f, ", {} skipped", self.skipped)?;
