@@ -239,3 +239,26 @@ fn removed_components_lists_each_loss_once_per_reader() -> Result<(), Error> {
     );
     Ok(())
 }
+
+#[test]
+fn single_in_an_observer_skips_it_without_an_error() -> Result<(), Error> {
+    #[derive(Default)]
+    struct Hits(u32);
+    let mut world = World::new();
+    world.init_resource::<Hits>();
+    world.observe(
+        |_: OnAdd<Boss>, player: Single<&Health, With<Player>>, mut hits: ResMut<Hits>| {
+            hits.0 += u32::try_from(player.0).unwrap();
+        },
+    );
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, |mut commands: Commands| {
+        commands.spawn(Boss);
+    })?;
+    schedule.run(&mut world)?; // no player: the observer does not run
+    assert!(schedule.command_errors().is_empty());
+    world.spawn((Health(3), Player));
+    schedule.run(&mut world)?;
+    assert_eq!(world.resource::<Hits>()?.0, 3);
+    Ok(())
+}

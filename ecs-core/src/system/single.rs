@@ -13,7 +13,8 @@ use super::param::{SystemParam, SystemWorld};
 /// A system param holding the item of the one entity that `D` and `F`
 /// match: the player, the camera. When none or several match, the system
 /// does not run that frame (no error): the schedule counts it in
-/// [`SystemStats::skipped`](crate::schedule::SystemStats::skipped).
+/// [`SystemStats::skipped`](crate::schedule::SystemStats::skipped). An
+/// observer with a `Single` that does not match skips its run the same way.
 ///
 /// ```
 /// use ecs_core::prelude::*;
