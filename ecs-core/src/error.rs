@@ -244,6 +244,56 @@ pub enum Error {
         /// What does not fit, in words, naming the type.
         reason: String,
     },
+    /// A system is ordered against a system of another stage: orderings
+    /// hold between the systems of one stage.
+    OrderingAcrossStages {
+        /// The system that names the other.
+        system: String,
+        /// Its stage.
+        stage: String,
+        /// The system it names.
+        other: String,
+        /// The stage that system is in.
+        other_stage: String,
+    },
+    /// A run condition writes: conditions only read, so that asking one
+    /// changes nothing.
+    WritingCondition {
+        /// The system the condition guards.
+        system: String,
+        /// The condition's name.
+        condition: String,
+        /// What it writes: the param and the full type name.
+        param: &'static str,
+        /// The full type name it writes.
+        type_name: &'static str,
+    },
+    /// No one-shot system has this id: it was unregistered, or belongs to
+    /// another world.
+    UnknownSystemId {
+        /// The id asked for.
+        id: u64,
+    },
+    /// A one-shot system was asked to run while it was running (from one of
+    /// its own commands, or a system it ran).
+    SystemAlreadyRunning {
+        /// The system's name.
+        system: String,
+    },
+    /// A param found the world not as its system needs it to run, which is
+    /// no fault (a [`Single`](crate::system::Single) that matched no entity,
+    /// or several): the schedule skips the system for the frame and counts
+    /// it in [`SystemStats::skipped`](crate::schedule::SystemStats::skipped).
+    SkipSystem {
+        /// Why.
+        reason: Box<Error>,
+    },
+    /// One call was given the same entity twice where each must be distinct
+    /// (`get_many_mut`).
+    RepeatedEntity {
+        /// The entity given twice.
+        entity: Entity,
+    },
 }
 
 impl Error {
@@ -283,10 +333,15 @@ impl Error {
             | Error::SnapshotNameTaken { .. }
             | Error::SnapshotTypeRegistered { .. }
             | Error::UnknownSnapshotName { .. }
-            | Error::Rollback { .. } => None,
-            Error::InSystem { ref error, .. } | Error::InObserver { ref error, .. } => {
-                error.entity()
-            }
+            | Error::Rollback { .. }
+            | Error::OrderingAcrossStages { .. }
+            | Error::WritingCondition { .. }
+            | Error::UnknownSystemId { .. }
+            | Error::SystemAlreadyRunning { .. } => None,
+            Error::RepeatedEntity { entity } => Some(entity),
+            Error::InSystem { ref error, .. }
+            | Error::InObserver { ref error, .. }
+            | Error::SkipSystem { reason: ref error } => error.entity(),
         }
     }
 
@@ -503,6 +558,41 @@ impl fmt::Display for Error {
             Error::UnknownSnapshotName { name } => write!(
                 f,
                 "the snapshot registry knows no component or resource named `{name}`"
+            ),
+            Error::OrderingAcrossStages {
+                system,
+                stage,
+                other,
+                other_stage,
+            } => write!(
+                f,
+                "system `{system}` of stage `{stage}` is ordered against `{other}`, which is in \
+                 stage `{other_stage}`: orderings hold between systems of one stage"
+            ),
+            Error::WritingCondition {
+                system,
+                condition,
+                param,
+                type_name,
+            } => write!(
+                f,
+                "the run condition `{condition}` of system `{system}` writes `{}` through `{}`: \
+                 a run condition may only read",
+                ShortName(type_name),
+                ShortName::param(param)
+            ),
+            Error::UnknownSystemId { id } => write!(
+                f,
+                "no one-shot system has id {id}: it was unregistered, or belongs to another world"
+            ),
+            Error::SystemAlreadyRunning { system } => write!(
+                f,
+                "the one-shot system `{system}` was asked to run while it runs"
+            ),
+            Error::SkipSystem { reason } => write!(f, "{reason}; the system does not run"),
+            Error::RepeatedEntity { entity } => write!(
+                f,
+                "entity {entity} is given twice where each must be a different entity"
             ),
         }
     }

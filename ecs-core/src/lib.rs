@@ -35,6 +35,7 @@ extern crate self as ecs_core;
 //   4. storage, resource, event  sparse index, sparse set, type-erased storages;
 //                                one value per type beside the entities; event
 //                                stores, reader cursors, the frame-end registry
+//      state, time               game states (`State`, `NextState`); the clock
 //   5. bundle, group             what spawn takes; owning groups
 //      snapshot                  (feature `serde`) the snapshot registry and format:
 //                                writes storages, reads into a staging allocator and storages
@@ -61,6 +62,8 @@ mod resource;
 mod storage;
 
 pub mod event;
+pub mod state;
+pub mod time;
 
 mod bundle;
 mod group;
@@ -91,17 +94,20 @@ pub mod __private {
 
 pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo, TrackedComponent};
-pub use ecs_derive::{Component, MapEntities, Query, SystemParam};
+pub use ecs_derive::{Component, MapEntities, Query, States, SystemParam};
 pub use entity::{Entity, EntityMap, EntityMapIter, EntityMapper, MapEntities};
 pub use error::{AccessClash, Error};
 pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
+pub use state::States;
 pub use world::{
-    CommandQueue, Commands, ComponentInspection, ComponentType, EntityInspection, EntityMut,
-    EntityRef, HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, ObserverEntry, View,
-    ViewMut, World, WorldInspection, WorldStats,
+    CommandQueue, Commands, ComponentInspection, ComponentType, EntityCommands, EntityInspection,
+    EntityMut, EntityRef, FromWorld, HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer,
+    ObserverEntry, SystemId, View, ViewMut, World, WorldInspection, WorldStats,
 };
+#[doc(hidden)]
+pub use world::{IntoOneShotSystem, OneShotSystem};
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
 const _: () = {

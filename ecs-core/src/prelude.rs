@@ -15,9 +15,15 @@ pub use crate::change::Mut;
 pub use crate::observer::{OnAdd, OnInsert, OnRemove};
 pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
 pub use crate::rollback::{RollbackRegistry, WorldState};
-pub use crate::schedule::{Schedule, Stage};
-pub use crate::system::{EventReader, EventWriter, IntoSystem, Local, Res, ResMut, System};
+pub use crate::schedule::{OnEnter, OnExit, Schedule, Stage};
+pub use crate::state::{NextState, State};
+pub use crate::system::{
+    Condition, EventReader, EventWriter, IntoSystem, IntoSystemConfigs, Local, ParamSet,
+    RemovedComponents, Res, ResMut, Single, System, after, any_with_component, before, in_state,
+    not, on_event, resource_added, resource_changed, resource_exists,
+};
+pub use crate::time::Time;
 pub use crate::{
-    Bundle, Commands, Component, Entity, EntityMap, EntityMut, EntityRef, Error, MapEntities,
-    ObserverId, Query, SystemParam, World,
+    Bundle, Commands, Component, Entity, EntityMap, EntityMut, EntityRef, Error, FromWorld,
+    MapEntities, ObserverId, Query, States, SystemId, SystemParam, World,
 };

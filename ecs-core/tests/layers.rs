@@ -18,6 +18,8 @@ const LAYERS: &[&str] = &[
     "storage",
     "resource",
     "event",
+    "state",
+    "time",
     "bundle",
     "group",
     "snapshot",

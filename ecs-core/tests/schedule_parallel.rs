@@ -157,17 +157,17 @@ fn meet<const N: usize>(meeting: Res<Meeting>) {
 }
 
 fn add_mixers(schedule: &mut Schedule, stage: Stage) {
-    schedule.add_system(stage.clone(), mix::<0, 1>).unwrap();
-    schedule.add_system(stage.clone(), mix::<2, 3>).unwrap();
-    schedule.add_system(stage.clone(), mix::<1, 2>).unwrap();
-    schedule.add_system(stage.clone(), mix::<4, 5>).unwrap();
-    schedule.add_system(stage.clone(), mix::<6, 7>).unwrap();
-    schedule.add_system(stage.clone(), mix::<5, 0>).unwrap();
-    schedule.add_system(stage.clone(), mix::<3, 4>).unwrap();
-    schedule.add_system(stage.clone(), mix::<7, 6>).unwrap();
-    schedule.add_system(stage.clone(), look::<0>).unwrap();
-    schedule.add_system(stage.clone(), look::<3>).unwrap();
-    schedule.add_system(stage.clone(), look::<6>).unwrap();
+    schedule.add_system(stage, mix::<0, 1>).unwrap();
+    schedule.add_system(stage, mix::<2, 3>).unwrap();
+    schedule.add_system(stage, mix::<1, 2>).unwrap();
+    schedule.add_system(stage, mix::<4, 5>).unwrap();
+    schedule.add_system(stage, mix::<6, 7>).unwrap();
+    schedule.add_system(stage, mix::<5, 0>).unwrap();
+    schedule.add_system(stage, mix::<3, 4>).unwrap();
+    schedule.add_system(stage, mix::<7, 6>).unwrap();
+    schedule.add_system(stage, look::<0>).unwrap();
+    schedule.add_system(stage, look::<3>).unwrap();
+    schedule.add_system(stage, look::<6>).unwrap();
     schedule.add_system(stage, mix::<0, 7>).unwrap();
 }
 
@@ -335,34 +335,34 @@ fn twenty_systems(mut schedule: Schedule) -> Schedule {
     for stage in [Stage::PreUpdate, Stage::Update] {
         let name = |s: &str| format!("{stage}/{s}");
         schedule
-            .add_system(stage.clone(), mix::<0, 1>.named(name("m01")))
+            .add_system(stage, mix::<0, 1>.named(name("m01")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), mix::<2, 3>.named(name("m23")))
+            .add_system(stage, mix::<2, 3>.named(name("m23")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), mix::<1, 2>.named(name("m12")))
+            .add_system(stage, mix::<1, 2>.named(name("m12")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), mix::<4, 5>.named(name("m45")))
+            .add_system(stage, mix::<4, 5>.named(name("m45")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), mix::<6, 7>.named(name("m67")))
+            .add_system(stage, mix::<6, 7>.named(name("m67")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), breed::<4>.named(name("b4")))
+            .add_system(stage, breed::<4>.named(name("b4")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), breed::<6>.named(name("b6")))
+            .add_system(stage, breed::<6>.named(name("b6")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), cull::<3>.named(name("c3")))
+            .add_system(stage, cull::<3>.named(name("c3")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), cull::<6>.named(name("c6")))
+            .add_system(stage, cull::<6>.named(name("c6")))
             .unwrap();
         schedule
-            .add_system(stage.clone(), look::<4>.named(name("l4")))
+            .add_system(stage, look::<4>.named(name("l4")))
             .unwrap();
     }
     schedule
@@ -421,6 +421,148 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
     assert_eq!(single.parallel_batches(), 0);
     let observed = parallel_world.query::<&C<5>>().iter().count();
     assert!(observed > 0, "the OnAdd observer ran");
+    assert_eq!(
+        parallel_world
+            .resource::<Flags>()
+            .unwrap()
+            .overlaps
+            .load(Ordering::SeqCst),
+        0
+    );
+}
+
+/// The phases of the frame model below: each switch runs its stages.
+#[derive(States, Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+enum Phase {
+    #[default]
+    Calm,
+    Storm,
+}
+
+/// The frame number, counted in `First`.
+#[derive(Default)]
+struct FrameNo(u64);
+
+fn count_frames(mut frame: ResMut<FrameNo>) {
+    frame.0 += 1;
+}
+
+/// Toggles the phase every fourth frame, from `Update`: the switch applies
+/// the next frame.
+fn toggle_phase(frame: Res<FrameNo>, state: Res<State<Phase>>, mut next: ResMut<NextState<Phase>>) {
+    if frame.0.is_multiple_of(4) {
+        next.set(match **state {
+            Phase::Calm => Phase::Storm,
+            Phase::Storm => Phase::Calm,
+        });
+    }
+}
+
+/// Every part of a frame beside plain stages: run conditions (built-in,
+/// closures, `not`), state switches with spawning and despawning `OnEnter`
+/// / `OnExit` stages, and `FixedUpdate` steps from a manual clock.
+fn conditional_frame(mut schedule: Schedule) -> Schedule {
+    schedule.set_parallel_threshold(0);
+    schedule.add_system(Stage::First, count_frames).unwrap();
+    let update = Stage::Update;
+    schedule
+        .add_system(update, mix::<0, 1>.run_if(in_state(Phase::Calm)))
+        .unwrap();
+    schedule
+        .add_system(update, mix::<2, 3>.run_if(in_state(Phase::Storm)))
+        .unwrap();
+    schedule
+        .add_system(
+            update,
+            breed::<4>.run_if(|f: Res<FrameNo>| f.0.is_multiple_of(3)),
+        )
+        .unwrap();
+    schedule.add_system(update, breed::<6>).unwrap();
+    schedule
+        .add_system(update, cull::<3>.run_if(not(in_state(Phase::Calm))))
+        .unwrap();
+    schedule
+        .add_system(update, look::<4>.run_if(any_with_component::<C<7>>))
+        .unwrap();
+    schedule.add_system(update, toggle_phase).unwrap();
+    schedule
+        .add_system(Stage::FixedUpdate, mix::<4, 5>.named("fixed/m45"))
+        .unwrap();
+    schedule
+        .add_system(Stage::FixedUpdate, breed::<5>.named("fixed/b5"))
+        .unwrap();
+    schedule
+        .add_system(Stage::FixedUpdate, cull::<6>.named("fixed/c6"))
+        .unwrap();
+    schedule
+        .add_system(OnEnter(Phase::Storm), breed::<7>.named("storm/b7"))
+        .unwrap();
+    schedule
+        .add_system(OnEnter(Phase::Storm), mix::<7, 1>.named("storm/m71"))
+        .unwrap();
+    schedule
+        .add_system(OnExit(Phase::Storm), cull::<7>.named("storm/c7"))
+        .unwrap();
+    schedule
+}
+
+#[test]
+fn parallel_and_single_threaded_runs_agree_with_conditions_states_and_fixed_steps() {
+    let mut parallel_world = populated_world();
+    let mut single_world = populated_world();
+    for world in [&mut parallel_world, &mut single_world] {
+        world.insert_resource(Flags::default());
+        world.init_resource::<FrameNo>();
+        world.init_state::<Phase>();
+        world.insert_resource(Time::fixed_step(0.010));
+    }
+    let mut parallel = conditional_frame(Schedule::new());
+    let mut single = conditional_frame(Schedule::single_threaded());
+    // Frame lengths in ms: none, one or several fixed steps per frame.
+    let advances = [0u64, 7, 23, 10, 41, 3, 16, 30, 9, 12];
+    four_threads().install(|| {
+        for frame in 0..32 {
+            let advance = Duration::from_millis(advances[frame % advances.len()]);
+            for world in [&mut parallel_world, &mut single_world] {
+                world.resource_mut::<Time>().unwrap().advance_by(advance);
+            }
+            parallel.run(&mut parallel_world).unwrap();
+            single.run(&mut single_world).unwrap();
+            assert_eq!(
+                snapshot(&mut parallel_world),
+                snapshot(&mut single_world),
+                "the worlds differ after frame {frame}"
+            );
+            assert_eq!(
+                **parallel_world.resource::<State<Phase>>().unwrap(),
+                **single_world.resource::<State<Phase>>().unwrap()
+            );
+            assert_eq!(parallel.command_errors(), single.command_errors());
+        }
+    });
+    let runs = |schedule: &Schedule| -> Vec<(String, u64, u64)> {
+        let mut runs: Vec<_> = schedule
+            .stats()
+            .into_iter()
+            .map(|s| (s.name, s.runs, s.skipped))
+            .collect();
+        runs.sort();
+        runs
+    };
+    assert_eq!(runs(&parallel), runs(&single));
+    let stats = runs(&single);
+    let find = |name: &str| stats.iter().find(|s| s.0 == name).unwrap().clone();
+    assert!(find("storm/b7").1 >= 3, "storms began: {stats:?}");
+    assert!(find("storm/c7").1 >= 3, "storms ended: {stats:?}");
+    assert!(
+        find("fixed/m45").1 > 32,
+        "several fixed steps in some frames"
+    );
+    assert!(
+        find("mix<2, 3>").2 > 0 && find("mix<0, 1>").2 > 0,
+        "{stats:?}"
+    );
+    assert!(parallel.parallel_batches() > 0);
     assert_eq!(
         parallel_world
             .resource::<Flags>()

@@ -471,7 +471,7 @@ fn stats_count_runs_per_system() {
     let stats = schedule.stats();
     let summary: Vec<_> = stats
         .iter()
-        .map(|s| (s.name.as_str(), s.stage.clone(), s.runs))
+        .map(|s| (s.name.as_str(), s.stage, s.runs))
         .collect();
     assert_eq!(summary, [("a", Stage::Update, 4), ("b", Stage::Last, 4)]);
     assert_eq!(schedule.frames(), 4);

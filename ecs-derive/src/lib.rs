@@ -14,6 +14,7 @@ mod crate_path;
 mod entity_fields;
 mod options;
 mod query;
+mod states;
 mod system_param;
 #[cfg(test)]
 mod test_util;
@@ -228,6 +229,30 @@ pub fn derive_query(input: TokenStream) -> TokenStream {
 pub fn derive_system_param(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     system_param::derive_system_param(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Derives `ecs_core::state::States` for a type whose values are the states
+/// of a game (`Menu`, `Playing`, `Paused`). The type must also be `Clone`,
+/// `PartialEq`, `Eq`, `Hash`, `Debug` and `Send + Sync + 'static`; derive
+/// those beside it. `#[states(crate = "path")]` names a renamed core crate.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(States, Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+/// enum GameState { #[default] Menu, Playing }
+///
+/// let mut world = World::new();
+/// world.init_state::<GameState>();
+/// assert_eq!(*world.resource::<State<GameState>>()?.get(), GameState::Menu);
+/// # Ok::<(), Error>(())
+/// ```
+#[proc_macro_derive(States, attributes(states))]
+pub fn derive_states(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    states::derive_states(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

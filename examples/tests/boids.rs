@@ -1,9 +1,10 @@
 //! The boids simulation keeps its promises: boids stay in the world at legal
 //! speeds, a run is the same on one thread and on many, the grid finds
-//! exactly the neighbours the naive search finds, and pictures decode.
+//! exactly the neighbours the naive search finds, pictures decode, and a
+//! paused flock holds still.
 
 use ecs_core::prelude::*;
-use examples::boids::{Boid, Config, Grid, Scene, Search, Simulation, Vec2};
+use examples::boids::{Boid, Config, Grid, STEP, Scene, Search, SimState, Simulation, Vec2};
 
 const BOIDS: usize = 300;
 const FRAMES: usize = 30;
@@ -141,4 +142,33 @@ fn the_png_renderer_writes_a_png_that_decodes() {
     // Something besides the sky was drawn.
     let sky = decoded.pixel(0, 0).expect("a pixel");
     assert!(decoded.pixels().iter().any(|&p| p != sky));
+}
+
+#[test]
+fn a_paused_flock_holds_still_and_resumes_where_it_stopped() {
+    let config = Config::new(BOIDS, 3);
+    let paused = Config {
+        pause_at: Some(4),
+        resume_at: Some(7),
+        ..config.clone()
+    };
+    // Frames 4, 5 and 6 hold still: ten frames with the pause move the
+    // flock as far as seven without it.
+    let with_pause = run(&paused, Schedule::new(), 10);
+    let without = run(&config, Schedule::new(), 7);
+    assert_eq!(fingerprint(&with_pause), fingerprint(&without));
+    assert_eq!(
+        with_pause.flock_stats().frame,
+        10,
+        "paused frames still count"
+    );
+    assert_eq!(
+        **with_pause.world().resource::<State<SimState>>().unwrap(),
+        SimState::Running
+    );
+    let stats = with_pause.schedule().stats();
+    let integrate = stats.iter().find(|s| s.name == "integrate").unwrap();
+    assert_eq!((integrate.runs, integrate.skipped), (7, 3));
+    let time = with_pause.world().resource::<Time>().unwrap();
+    assert_eq!(time.elapsed(), STEP * 10, "the fixed clock ran on");
 }

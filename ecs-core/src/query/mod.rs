@@ -43,6 +43,7 @@ mod column;
 mod data;
 mod filter;
 mod iter;
+mod many;
 mod mut_column;
 #[cfg(feature = "parallel")]
 mod par;

@@ -4,6 +4,7 @@
 use core::any::{Any, TypeId};
 use core::hash::BuildHasherDefault;
 use core::ptr::NonNull;
+use core::sync::atomic::{AtomicU64, Ordering};
 use std::collections::HashMap;
 
 use crate::util::{DeferredPanic, TypeIdHasher};
@@ -20,6 +21,45 @@ struct ResourceCell {
     /// which a system may be writing on another thread.
     type_id: TypeId,
     name: &'static str,
+    ticks: ResourceTicks,
+}
+
+/// When a resource was inserted and last written, in change ticks.
+///
+/// Atomics, because a `ResMut` stamps its write through `&Resources` while
+/// other systems of its batch read other cells of the same map; only the
+/// system holding the resource's write access stores to them during a frame.
+#[derive(Debug, Default)]
+pub(crate) struct ResourceTicks {
+    added: AtomicU64,
+    changed: AtomicU64,
+}
+
+impl ResourceTicks {
+    fn new(tick: u64) -> Self {
+        Self {
+            added: AtomicU64::new(tick),
+            changed: AtomicU64::new(tick),
+        }
+    }
+
+    /// The tick the value was inserted at.
+    #[inline]
+    pub(crate) fn added(&self) -> u64 {
+        self.added.load(Ordering::Relaxed)
+    }
+
+    /// The tick the value was last written at.
+    #[inline]
+    pub(crate) fn changed(&self) -> u64 {
+        self.changed.load(Ordering::Relaxed)
+    }
+
+    /// Records a write at `tick`.
+    #[inline]
+    pub(crate) fn mark_changed(&self, tick: u64) {
+        self.changed.store(tick, Ordering::Relaxed);
+    }
 }
 
 // SAFETY: the cell owns a `Send + Sync` value, as a `Box` of it would.
@@ -32,12 +72,13 @@ unsafe impl Send for ResourceCell {}
 unsafe impl Sync for ResourceCell {}
 
 impl ResourceCell {
-    fn new<R: Send + Sync + 'static>(value: R) -> Self {
+    fn new<R: Send + Sync + 'static>(value: R, tick: u64) -> Self {
         let boxed: Box<dyn Any + Send + Sync> = Box::new(value);
         Self {
             root: NonNull::from(Box::leak(boxed)),
             type_id: TypeId::of::<R>(),
             name: core::any::type_name::<R>(),
+            ticks: ResourceTicks::new(tick),
         }
     }
 
@@ -76,12 +117,34 @@ pub(crate) struct Resources {
 }
 
 impl Resources {
-    /// Stores `value`, returning the `R` it replaces.
+    /// Stores `value`, returning the `R` it replaces; its added and changed
+    /// ticks are 0, older than any system's run.
     pub(crate) fn insert<R: Send + Sync + 'static>(&mut self, value: R) -> Option<R> {
+        self.insert_at(value, 0)
+    }
+
+    /// Stores `value` as added and changed at `tick`, returning the `R` it
+    /// replaces.
+    pub(crate) fn insert_at<R: Send + Sync + 'static>(&mut self, value: R, tick: u64) -> Option<R> {
         let previous = self
             .cells
-            .insert(TypeId::of::<R>(), ResourceCell::new(value))?;
+            .insert(TypeId::of::<R>(), ResourceCell::new(value, tick))?;
         Some(previous.into_value())
+    }
+
+    /// The `R`'s root pointer with its ticks, if there is one.
+    #[inline]
+    pub(crate) fn lookup_ticked<R: Send + Sync + 'static>(
+        &self,
+    ) -> Option<(NonNull<R>, &ResourceTicks)> {
+        let cell = self.cells.get(&TypeId::of::<R>())?;
+        Some((cell.typed::<R>(), &cell.ticks))
+    }
+
+    /// The ticks of the `R`, if there is one.
+    #[inline]
+    pub(crate) fn ticks<R: Send + Sync + 'static>(&self) -> Option<&ResourceTicks> {
+        Some(&self.cells.get(&TypeId::of::<R>())?.ticks)
     }
 
     /// The root pointer to the `R`, if there is one: what systems keep for a

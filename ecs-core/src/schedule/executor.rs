@@ -7,7 +7,7 @@ use std::panic::{self, AssertUnwindSafe};
 use crate::error::Error;
 #[cfg(feature = "parallel")]
 use crate::system::SystemAccess;
-use crate::system::SystemWorld;
+use crate::system::{RunOutcome, SystemWorld};
 use crate::util::PanicPayload;
 #[cfg(feature = "parallel")]
 use crate::view::WorldView;
@@ -41,7 +41,7 @@ pub(crate) struct Outcome {
 }
 
 /// What one system's run came to.
-type RunResult = Result<Result<(), Error>, PanicPayload>;
+type RunResult = Result<Result<RunOutcome, Error>, PanicPayload>;
 
 /// The commands of a stage not applied yet: the batches run since the last
 /// sync point, and the reservation numbers no spawn used (ascending).
@@ -135,8 +135,10 @@ fn run_batches(
                 let tick = *this_run.insert(world.advance_change_tick());
                 slot.system.run_exclusive(world, slot.last_run.ticks(tick))
             }));
-            if let (Ok(Ok(())), Some(tick)) = (&result, this_run) {
-                slot.last_run.ran(tick);
+            match (&result, this_run) {
+                (Ok(Ok(RunOutcome::Ran)), Some(tick)) => slot.last_run.ran(tick),
+                (Ok(Ok(RunOutcome::Skipped)), _) => slot.timing.skipped += 1,
+                _ => {}
             }
             slot.timing.record(ticks().saturating_sub(start));
             // Its own `world.commands()` spawns are its world's, not the stage's.
@@ -360,6 +362,7 @@ unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
         system,
         lane,
         last_run,
+        timing,
         ..
     } = slot;
     let mut this_run = None;
@@ -377,8 +380,12 @@ unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
         // refuses params that clash: what `run` needs.
         unsafe { system.run(SystemWorld::new(world, Some(lane), run_ticks)) }
     }));
-    if let (Ok(Ok(())), Some(tick)) = (&result, this_run) {
-        last_run.ran(tick);
+    match (&result, this_run) {
+        (Ok(Ok(RunOutcome::Ran)), Some(tick)) => last_run.ran(tick),
+        // A skipped system keeps its horizon: its next run sees every change
+        // since its last one.
+        (Ok(Ok(RunOutcome::Skipped)), _) => timing.skipped += 1,
+        _ => {}
     }
     result
 }
@@ -386,7 +393,7 @@ unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
 /// Keeps the first error of a system that could not run; hands back a panic.
 fn note(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
     match result {
-        Ok(Ok(())) => None,
+        Ok(Ok(_)) => None,
         Ok(Err(error)) => {
             outcome.error.get_or_insert_with(|| Error::InSystem {
                 system: name.to_owned(),

@@ -59,6 +59,9 @@ pub struct Explanation {
 pub struct StageExplanation {
     /// The stage.
     pub stage: Stage,
+    /// The stage's name as shown: a state stage's with its value
+    /// (`OnEnter(GameState::Playing)`).
+    pub label: String,
     /// Its systems in the order their commands apply (and a single thread
     /// would meet them): orderings first, registration order otherwise.
     pub order: Vec<String>,
@@ -67,6 +70,9 @@ pub struct StageExplanation {
     pub batches: Vec<Vec<String>>,
     /// Every pair of its systems that may not overlap, and why.
     pub conflicts: Vec<Overlap>,
+    /// The systems with run conditions, in `order`, each with the names of
+    /// its conditions (all must hold).
+    pub conditions: Vec<(String, Vec<String>)>,
 }
 
 /// Two systems that may not run at once, the first one running first.
@@ -130,7 +136,9 @@ impl fmt::Display for Overlap {
 
 impl fmt::Display for StageExplanation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "stage {}: {} systems", self.stage, self.order.len())?;
+        let count = self.order.len();
+        let plural = if count == 1 { "" } else { "s" };
+        writeln!(f, "stage {}: {count} system{plural}", self.label)?;
         for (i, batch) in self.batches.iter().enumerate() {
             let alone = if batch.len() == 1 {
                 " (alone)"
@@ -141,6 +149,9 @@ impl fmt::Display for StageExplanation {
         }
         for overlap in &self.conflicts {
             writeln!(f, "  {overlap}")?;
+        }
+        for (system, conditions) in &self.conditions {
+            writeln!(f, "  `{system}` runs if {}", conditions.join(" and "))?;
         }
         Ok(())
     }
@@ -163,6 +174,24 @@ impl fmt::Display for Explanation {
     ///     schedule.explain()?.to_string(),
     ///     "stage Update: 2 systems\n  batch 1 (alone): add\n  batch 2 (alone): show\n  \
     ///      `add` and `show` cannot overlap: both reach the resource `Score` (one writes, one reads)\n"
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// One system, with a run condition:
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// struct Paused;
+    /// fn tick() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, tick.run_if(not(resource_exists::<Paused>)))?;
+    /// assert_eq!(
+    ///     schedule.explain()?.to_string(),
+    ///     "stage Update: 1 system\n  batch 1 (alone): tick\n  \
+    ///      `tick` runs if not(resource_exists<Paused>)\n"
     /// );
     /// # Ok::<(), Error>(())
     /// ```

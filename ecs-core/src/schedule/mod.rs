@@ -8,24 +8,28 @@
 //! single-threaded one: same component values, same entity ids, same
 //! command order, on every machine, which a lockstep game can rely on.
 
+mod build;
 mod executor;
 mod explain;
+mod frame;
 mod order;
 mod stage;
 mod stats;
+mod transition;
 
 use core::fmt;
 use std::borrow::Cow;
 
 use crate::error::Error;
-use crate::system::{AnySystem, IntoSystem, LastRun};
+use crate::system::{AnySystem, IntoSystem, LastRun, SetConfig};
 use crate::world::{ReservationLane, World};
 
 pub use explain::{Explanation, Overlap, StageExplanation};
-pub use stage::Stage;
+pub use stage::{IntoStage, Stage, StateKey};
 pub use stats::SystemStats;
+pub use transition::{OnEnter, OnExit};
 
-use order::{Node, Plan};
+use order::{Node, Plan, SetNode};
 use stats::{Calibration, Timing, ticks};
 
 /// Below this many entities of estimated work, a system that has not run yet
@@ -105,6 +109,7 @@ pub(crate) struct SystemSlot {
     pub(crate) name: Cow<'static, str>,
     after: Vec<Cow<'static, str>>,
     before: Vec<Cow<'static, str>>,
+    sets: Vec<Cow<'static, str>>,
     pub(crate) system: Box<dyn AnySystem>,
     pub(crate) timing: Timing,
     /// This run's reservation numbers for spawns.
@@ -119,16 +124,22 @@ pub(crate) struct SystemSlot {
 /// One stage and its systems, in registration order.
 struct StageSlot {
     stage: Stage,
+    /// How explanations name the stage (a state stage with its value).
+    label: String,
     systems: Vec<SystemSlot>,
+    /// The configured sets, by name, in configuration order.
+    sets: Vec<(Cow<'static, str>, SetConfig)>,
     /// The plan for the systems as they are; `None` after any change.
     plan: Option<Plan>,
 }
 
 impl StageSlot {
-    fn new(stage: Stage) -> Self {
+    fn new(stage: Stage, label: String) -> Self {
         Self {
             stage,
+            label,
             systems: Vec::new(),
+            sets: Vec::new(),
             plan: None,
         }
     }
@@ -141,10 +152,29 @@ impl StageSlot {
                 name: &slot.name,
                 after: &slot.after,
                 before: &slot.before,
+                sets: &slot.sets,
                 access: slot.system.access(),
             })
             .collect();
-        order::plan(self.stage.name(), &nodes)
+        let sets: Vec<SetNode<'_>> = self
+            .sets
+            .iter()
+            .map(|(name, config)| SetNode {
+                name,
+                after: &config.after,
+                before: &config.before,
+            })
+            .collect();
+        order::plan(&self.label, &nodes, &sets)
+    }
+
+    /// Whether a system or set of this stage has the name `name`.
+    fn knows(&self, name: &str) -> bool {
+        self.sets.iter().any(|(set, _)| set == name)
+            || self
+                .systems
+                .iter()
+                .any(|s| s.name == name || s.sets.iter().any(|set| set == name))
     }
 }
 
@@ -175,7 +205,12 @@ impl StageSlot {
 /// # Ok::<(), Error>(())
 /// ```
 pub struct Schedule {
+    /// The stages run in list order (every stage but the state stages).
     stages: Vec<StageSlot>,
+    /// `OnEnter` / `OnExit` stages, made when a system is first added to one.
+    state_stages: Vec<StageSlot>,
+    /// Whether `Stage::Startup` has run.
+    started: bool,
     parallel: bool,
     parallel_threshold: usize,
     command_errors: Vec<CommandError>,
@@ -194,26 +229,31 @@ impl Default for Schedule {
 impl fmt::Debug for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut list = f.debug_map();
-        for stage in &self.stages {
+        for stage in self.stages.iter().chain(&self.state_stages) {
             let names: Vec<&str> = stage.systems.iter().map(|s| &*s.name).collect();
-            list.entry(&stage.stage.name(), &names);
+            list.entry(&stage.label, &names);
         }
         list.finish()
     }
 }
 
 impl Schedule {
-    /// An empty schedule with the five built-in stages, running
+    /// An empty schedule with the seven built-in stages, running
     /// non-conflicting systems at once where that pays.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
     /// let schedule = Schedule::new();
-    /// assert_eq!(schedule.stages().count(), 5);
+    /// assert_eq!(schedule.stages().count(), 7);
     /// ```
     pub fn new() -> Self {
         Self {
-            stages: Stage::BUILT_IN.into_iter().map(StageSlot::new).collect(),
+            stages: Stage::BUILT_IN
+                .into_iter()
+                .map(|stage| StageSlot::new(stage, stage.to_string()))
+                .collect(),
+            state_stages: Vec::new(),
+            started: false,
             parallel: cfg!(feature = "parallel"),
             parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
             command_errors: Vec::new(),
@@ -293,37 +333,34 @@ impl Schedule {
     /// ```
     pub fn add_system<M>(
         &mut self,
-        stage: impl Into<Stage>,
+        stage: impl IntoStage,
         system: impl IntoSystem<M>,
     ) -> Result<(), Error> {
-        let stage = stage.into();
-        let config = system.into_config();
-        if let Some(error) = config
-            .system
-            .access()
-            .clash_error(config.name.clone(), false)
-        {
-            return Err(error);
+        let label = stage.label();
+        self.add_configs(stage.into_stage(), label, vec![system.into_config()])
+    }
+
+    fn all_stages(&self) -> impl Iterator<Item = &StageSlot> {
+        self.stages.iter().chain(&self.state_stages)
+    }
+
+    fn all_stages_mut(&mut self) -> impl Iterator<Item = &mut StageSlot> {
+        self.stages.iter_mut().chain(&mut self.state_stages)
+    }
+
+    /// The slot of `stage`: a listed one, or a state stage, made on first use.
+    fn stage_slot(&mut self, stage: Stage, label: String) -> Result<&mut StageSlot, Error> {
+        if stage.is_listed() {
+            return self.stage_mut(&stage);
         }
-        if self.contains_system(&config.name) {
-            return Err(Error::DuplicateSystem {
-                system: config.name.into_owned(),
-            });
-        }
-        let reserves_ids = config.system.access().reserves_ids();
-        let slot = self.stage_mut(&stage)?;
-        slot.systems.push(SystemSlot {
-            name: config.name,
-            after: config.after,
-            before: config.before,
-            system: config.system,
-            timing: Timing::default(),
-            lane: ReservationLane::default(),
-            reserves_ids,
-            last_run: LastRun::new(config.sees_earlier_changes),
-        });
-        slot.plan = None;
-        Ok(())
+        let at = match self.state_stages.iter().position(|s| s.stage == stage) {
+            Some(at) => at,
+            None => {
+                self.state_stages.push(StageSlot::new(stage, label));
+                self.state_stages.len() - 1
+            }
+        };
+        Ok(&mut self.state_stages[at])
     }
 
     /// Takes the system `name` out of the schedule; its state (`Local`s,
@@ -344,7 +381,7 @@ impl Schedule {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn remove_system(&mut self, name: &str) -> Result<(), Error> {
-        for stage in &mut self.stages {
+        for stage in self.all_stages_mut() {
             if let Some(at) = stage.systems.iter().position(|s| s.name == name) {
                 stage.systems.remove(at);
                 stage.plan = None;
@@ -368,8 +405,7 @@ impl Schedule {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn contains_system(&self, name: &str) -> bool {
-        self.stages
-            .iter()
+        self.all_stages()
             .any(|stage| stage.systems.iter().any(|s| s.name == name))
     }
 
@@ -382,7 +418,11 @@ impl Schedule {
     /// schedule.add_stage_after(Stage::Update, "physics")?;
     /// schedule.add_stage_before("physics", "broad_phase")?;
     /// let names: Vec<String> = schedule.stages().map(|s| s.to_string()).collect();
-    /// assert_eq!(names, ["First", "PreUpdate", "Update", "broad_phase", "physics", "PostUpdate", "Last"]);
+    /// assert_eq!(
+    ///     names,
+    ///     ["Startup", "First", "PreUpdate", "FixedUpdate", "Update", "broad_phase", "physics",
+    ///      "PostUpdate", "Last"]
+    /// );
     /// fn collide() {}
     /// schedule.add_system("physics", collide)?;
     /// # Ok::<(), Error>(())
@@ -401,7 +441,7 @@ impl Schedule {
     /// # use ecs_core::prelude::*;
     /// let mut schedule = Schedule::new();
     /// schedule.add_stage_before(Stage::First, "input")?;
-    /// assert_eq!(schedule.stages().next(), Some(&Stage::custom("input")));
+    /// assert_eq!(schedule.stages().nth(1), Some(&Stage::custom("input")), "after Startup");
     /// # Ok::<(), Error>(())
     /// ```
     pub fn add_stage_before(
@@ -413,13 +453,14 @@ impl Schedule {
     }
 
     fn insert_stage(&mut self, existing: Stage, stage: Stage, offset: usize) -> Result<(), Error> {
-        if self.stages.iter().any(|s| s.stage == stage) {
+        if self.stages.iter().any(|s| s.stage == stage) || !stage.is_listed() {
             return Err(Error::DuplicateStage {
                 stage: stage.name().to_owned(),
             });
         }
         let at = self.stage_index(&existing)?;
-        self.stages.insert(at + offset, StageSlot::new(stage));
+        self.stages
+            .insert(at + offset, StageSlot::new(stage, stage.to_string()));
         Ok(())
     }
 
@@ -489,7 +530,7 @@ impl Schedule {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn run(&mut self, world: &mut World) -> Result<(), Error> {
-        for stage in &mut self.stages {
+        for stage in self.stages.iter_mut().chain(&mut self.state_stages) {
             if stage.plan.is_none() {
                 stage.plan = Some(stage.plan()?);
             }
@@ -501,8 +542,9 @@ impl Schedule {
         // readings), never overstate them, and a system that ran for
         // `PARALLEL_MIN_RUN` is never taken for one that ran for less.
         let (started, started_ticks) = (std::time::Instant::now(), ticks());
+        let fixed_steps = frame::advance_time(world, self.has_fixed_systems(), started);
         // Event params make their stores and register their readers.
-        for stage in &mut self.stages {
+        for stage in self.stages.iter_mut().chain(&mut self.state_stages) {
             for slot in &mut stage.systems {
                 slot.system.prepare(world);
             }
@@ -510,28 +552,35 @@ impl Schedule {
         // Ids reserved through `world.commands()` become alive now, so every
         // reservation during the frame belongs to a system.
         world.settle_reserved();
-        let mut first_error = None;
-        let mut removals = Vec::new();
-        let options = executor::Options {
-            parallel: self.parallel,
-            threshold: self.parallel_threshold,
-            min_run_ticks: self.clock.ticks_for(PARALLEL_MIN_RUN),
+        let mut frame = frame::Frame {
+            options: executor::Options {
+                parallel: self.parallel,
+                threshold: self.parallel_threshold,
+                min_run_ticks: self.clock.ticks_for(PARALLEL_MIN_RUN),
+            },
+            first_error: None,
+            removals: Vec::new(),
+            parallel_batches: 0,
         };
-        for stage in &mut self.stages {
-            let plan = stage.plan.as_ref().expect("planned above");
-            let outcome = executor::run_stage(
-                &mut stage.systems,
-                plan,
-                world,
-                options,
-                &mut self.command_errors,
-                &mut removals,
-            );
-            self.parallel_batches += outcome.parallel_batches;
-            if first_error.is_none() {
-                first_error = outcome.error;
+        let first_run = !self.started;
+        self.started = true;
+        for at in 0..self.stages.len() {
+            let stage = self.stages[at].stage;
+            match stage {
+                Stage::Startup if !first_run => {}
+                Stage::FixedUpdate => {
+                    let slot = &mut self.stages[at];
+                    frame.run_fixed_steps(slot, world, fixed_steps, &mut self.command_errors);
+                }
+                _ => frame.run_stage(&mut self.stages[at], world, &mut self.command_errors),
+            }
+            if stage == Stage::PreUpdate {
+                frame.switch_states(&mut self.state_stages, world, &mut self.command_errors);
             }
         }
+        self.parallel_batches += frame.parallel_batches;
+        let first_error = frame.first_error;
+        let mut removals = frame.removals;
         for name in world.take_system_removals() {
             removals.push((String::from("World::commands"), name));
         }
@@ -557,6 +606,13 @@ impl Schedule {
         let took_ticks = ticks().saturating_sub(started_ticks);
         self.clock.add(started.elapsed(), took_ticks);
         first_error.map_or(Ok(()), Err)
+    }
+
+    /// Whether `Stage::FixedUpdate` has systems.
+    fn has_fixed_systems(&self) -> bool {
+        self.stages
+            .iter()
+            .any(|s| s.stage == Stage::FixedUpdate && !s.systems.is_empty())
     }
 
     /// The commands of the last frame that failed, with the systems that
@@ -591,7 +647,7 @@ impl Schedule {
     /// ```
     pub fn stats(&self) -> Vec<SystemStats> {
         let mut stats = Vec::new();
-        for stage in &self.stages {
+        for stage in self.all_stages() {
             let order: Vec<usize> = match &stage.plan {
                 Some(plan) => plan.order.clone(),
                 None => (0..stage.systems.len()).collect(),
@@ -601,6 +657,7 @@ impl Schedule {
                 stats.push(SystemStats::new(
                     &slot.name,
                     &stage.stage,
+                    &stage.label,
                     slot.timing,
                     &self.clock,
                 ));
@@ -653,14 +710,24 @@ impl Schedule {
     /// ```
     pub fn explain(&self) -> Result<Explanation, Error> {
         let mut stages = Vec::new();
-        for stage in &self.stages {
+        for stage in self.all_stages() {
             if stage.systems.is_empty() {
                 continue;
             }
             let plan = stage.plan()?;
             let name = |i: usize| stage.systems[i].name.to_string();
+            let conditions = plan
+                .order
+                .iter()
+                .filter_map(|&i| {
+                    let conditions = stage.systems[i].system.conditions();
+                    (!conditions.is_empty()).then(|| (name(i), conditions))
+                })
+                .collect();
             stages.push(StageExplanation {
-                stage: stage.stage.clone(),
+                stage: stage.stage,
+                label: stage.label.clone(),
+                conditions,
                 order: plan.order.iter().map(|&i| name(i)).collect(),
                 batches: plan
                     .batches

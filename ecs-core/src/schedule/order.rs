@@ -11,7 +11,17 @@ pub(crate) struct Node<'a> {
     pub(crate) name: &'a str,
     pub(crate) after: &'a [Cow<'static, str>],
     pub(crate) before: &'a [Cow<'static, str>],
+    /// The sets the system is in.
+    pub(crate) sets: &'a [Cow<'static, str>],
     pub(crate) access: &'a SystemAccess,
+}
+
+/// What the planner needs of a configured set: its own orderings, which
+/// every system in it follows.
+pub(crate) struct SetNode<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) after: &'a [Cow<'static, str>],
+    pub(crate) before: &'a [Cow<'static, str>],
 }
 
 /// A stage's plan: `order` is the sequence commands apply in (and the one a
@@ -29,31 +39,75 @@ pub(crate) struct Plan {
     pub(crate) conflicts: Vec<(usize, usize, Conflict)>,
 }
 
-/// Orders `nodes`: explicit `after` / `before` edges first, registration
-/// order for everything they leave open. Then, walking that order, each
-/// system joins the batch after the last one holding a system it conflicts
-/// with or must follow.
-pub(crate) fn plan(stage: &str, nodes: &[Node<'_>]) -> Result<Plan, Error> {
+/// The systems a name in an ordering stands for: the system of that name,
+/// or else every system in the set of that name (none for a configured set
+/// nobody joined yet).
+fn resolve(
+    stage: &str,
+    nodes: &[Node<'_>],
+    sets: &[SetNode<'_>],
+    who: &str,
+    name: &str,
+) -> Result<Vec<usize>, Error> {
+    if let Some(i) = nodes.iter().position(|node| node.name == name) {
+        return Ok(vec![i]);
+    }
+    let members: Vec<usize> = (0..nodes.len())
+        .filter(|&i| nodes[i].sets.iter().any(|set| set == name))
+        .collect();
+    if members.is_empty() && !sets.iter().any(|set| set.name == name) {
+        return Err(Error::UnknownOrdering {
+            system: who.to_owned(),
+            missing: name.to_owned(),
+            stage: stage.to_owned(),
+        });
+    }
+    Ok(members)
+}
+
+/// Orders `nodes`: explicit `after` / `before` edges first (a set's edges
+/// hold for each system in it), registration order for everything they
+/// leave open. Then, walking that order, each system joins the batch after
+/// the last one holding a system it conflicts with or must follow.
+pub(crate) fn plan(stage: &str, nodes: &[Node<'_>], sets: &[SetNode<'_>]) -> Result<Plan, Error> {
     let n = nodes.len();
-    let index_of = |system: &str, name: &str| -> Result<usize, Error> {
-        nodes
-            .iter()
-            .position(|node| node.name == name)
-            .ok_or_else(|| Error::UnknownOrdering {
-                system: system.to_owned(),
-                missing: name.to_owned(),
-                stage: stage.to_owned(),
-            })
-    };
     // predecessors[j] lists every i that must run before j.
     let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut edge = |first: usize, then: usize| {
+        if first != then && !predecessors[then].contains(&first) {
+            predecessors[then].push(first);
+        }
+    };
     for (j, node) in nodes.iter().enumerate() {
         for name in node.after {
-            predecessors[j].push(index_of(node.name, name)?);
+            for i in resolve(stage, nodes, sets, node.name, name)? {
+                edge(i, j);
+            }
         }
         for name in node.before {
-            let later = index_of(node.name, name)?;
-            predecessors[later].push(j);
+            for later in resolve(stage, nodes, sets, node.name, name)? {
+                edge(j, later);
+            }
+        }
+    }
+    for set in sets {
+        let who = format!("set {}", set.name);
+        let members = resolve(stage, nodes, sets, &who, set.name)?;
+        for name in set.after {
+            let earlier = resolve(stage, nodes, sets, &who, name)?;
+            for &j in &members {
+                for &i in &earlier {
+                    edge(i, j);
+                }
+            }
+        }
+        for name in set.before {
+            let later = resolve(stage, nodes, sets, &who, name)?;
+            for &j in &members {
+                for &k in &later {
+                    edge(j, k);
+                }
+            }
         }
     }
     let order = topological(stage, nodes, &predecessors)?;

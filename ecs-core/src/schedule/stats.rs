@@ -62,7 +62,10 @@ impl Calibration {
 pub(crate) struct Timing {
     pub(crate) last: u64,
     pub(crate) total: u64,
+    /// Every time the executor called the system, skipped runs included.
     pub(crate) runs: u64,
+    /// The calls a run condition (or a `Single` finding no one entity) skipped.
+    pub(crate) skipped: u64,
 }
 
 impl Timing {
@@ -100,33 +103,53 @@ pub struct SystemStats {
     pub name: String,
     /// Its stage.
     pub stage: Stage,
+    /// Its stage's name as shown: a state stage's with its value
+    /// (`OnEnter(GameState::Playing)`).
+    pub stage_label: String,
     /// How long its last run took.
     pub last: Duration,
     /// Its mean run time over every run.
     pub mean: Duration,
     /// How many times it ran.
     pub runs: u64,
+    /// How many times its frame came and it did not run: a run condition
+    /// said no, or a [`Single`](crate::system::Single) param did not find
+    /// exactly one entity.
+    pub skipped: u64,
 }
 
 impl SystemStats {
-    pub(crate) fn new(name: &str, stage: &Stage, timing: Timing, clock: &Calibration) -> Self {
+    pub(crate) fn new(
+        name: &str,
+        stage: &Stage,
+        stage_label: &str,
+        timing: Timing,
+        clock: &Calibration,
+    ) -> Self {
         Self {
             name: name.to_owned(),
-            stage: stage.clone(),
+            stage: *stage,
+            stage_label: stage_label.to_owned(),
             last: clock.duration(timing.last),
             mean: clock.duration(timing.total / timing.runs.max(1)),
-            runs: timing.runs,
+            runs: timing.runs - timing.skipped,
+            skipped: timing.skipped,
         }
     }
 }
 
 impl fmt::Display for SystemStats {
-    /// One line: `Update/movement: 12 runs, last 1.2ms, mean 1.1ms`.
+    /// One line: `Update/movement: 12 runs, last 1.2ms, mean 1.1ms`, with
+    /// `, 3 skipped` when a condition skipped some.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "{}/{}: {} runs, last {:?}, mean {:?}",
-            self.stage, self.name, self.runs, self.last, self.mean
-        )
+            self.stage_label, self.name, self.runs, self.last, self.mean
+        )?;
+        if self.skipped > 0 {
+            write!(f, ", {} skipped", self.skipped)?;
+        }
+        Ok(())
     }
 }

@@ -367,6 +367,80 @@ impl SystemAccess {
             .map(|(first, second, type_name, _)| (first, second, type_name))
     }
 
+    /// Records the members of a [`ParamSet`](super::ParamSet): each is
+    /// checked against the params recorded before the set (its own clash
+    /// kept), never against another member, as the set hands out one
+    /// member at a time. Params recorded after the set are checked against
+    /// every member.
+    pub(crate) fn add_param_set(&mut self, members: &[SystemAccess]) {
+        let (queries_before, resources_before) = (self.queries.len(), self.resources.len());
+        let reader_before = self.world_reader;
+        for member in members {
+            if self.clash.is_none() {
+                self.clash = member.clash;
+            }
+            let kinds = [
+                (&member.queries, queries_before, Site::Queries),
+                (&member.resources, resources_before, Site::Resource),
+            ];
+            for (uses, before, site) in kinds {
+                for added in uses {
+                    if self.clash.is_some() {
+                        break;
+                    }
+                    let earlier = match site {
+                        Site::Queries => &self.queries[..before],
+                        _ => &self.resources[..before],
+                    };
+                    self.clash = clash_among(earlier, &added.access)
+                        .map(|(first, name)| (first, added.param, name, site))
+                        .or_else(|| {
+                            let name = added.access.first_write()?;
+                            Some((reader_before?, added.param, name, Site::WorldRead))
+                        });
+                }
+            }
+            if let Some(reader) = member.world_reader
+                && self.clash.is_none()
+            {
+                let writer = first_writer(&self.queries[..queries_before])
+                    .or_else(|| first_writer(&self.resources[..resources_before]));
+                self.clash = writer.map(|(param, name)| (param, reader, name, Site::WorldRead));
+            }
+        }
+        for member in members {
+            self.queries.extend(member.queries.iter().cloned());
+            self.resources.extend(member.resources.iter().cloned());
+            self.world_reader = self.world_reader.or(member.world_reader);
+            self.reserves_ids |= member.reserves_ids;
+        }
+    }
+
+    /// Adds everything `other` touches to this access, for scheduling only:
+    /// no clash between the two is recorded. A run condition's access joins
+    /// its system's this way; the condition runs before the system fetches
+    /// its params, so the two never hold the same data at once.
+    pub(crate) fn extend_for_scheduling(&mut self, other: &SystemAccess) {
+        self.queries.extend(other.queries.iter().cloned());
+        self.resources.extend(other.resources.iter().cloned());
+        self.world_reader = self.world_reader.or(other.world_reader);
+        self.exclusive |= other.exclusive;
+        self.reserves_ids |= other.reserves_ids;
+    }
+
+    /// The first param that writes, and what it writes (a component or
+    /// resource type name; for an exclusive system or a param that spawns,
+    /// a word for it): what makes a run condition not read-only.
+    pub(crate) fn first_change(&self) -> Option<(&'static str, &'static str)> {
+        if self.exclusive {
+            return Some(("&mut World", "the whole world"));
+        }
+        if self.reserves_ids {
+            return Some(("Commands", "entities"));
+        }
+        self.first_writer()
+    }
+
     /// The error for the first clash between two params, if there is one,
     /// for the system (or, if `observer`, the observer) named `name`.
     pub(crate) fn clash_error(&self, name: impl Into<String>, observer: bool) -> Option<Error> {

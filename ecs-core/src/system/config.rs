@@ -1,14 +1,16 @@
 //! How a system enters a schedule: anything `IntoSystem`, with a name, its
-//! orderings (`.named`, `.after`, `.before`) and what its first run sees
-//! (`.ignore_earlier_changes`).
+//! orderings (`.named`, `.after`, `.before`, `.in_set`), its run conditions
+//! (`.run_if`) and what its first run sees (`.ignore_earlier_changes`).
 
 use std::borrow::Cow;
 
 use crate::world::World;
 
+use super::condition::{Condition, RunCondition};
 use super::erased::AnySystem;
 use super::exclusive::ExclusiveSystem;
 use super::function::{FunctionSystem, SystemParamFunction};
+use super::ordering::SystemName;
 use super::{StatefulSystem, System};
 
 /// A system ready to be added to a schedule: the system itself, its name,
@@ -31,6 +33,10 @@ pub struct SystemConfig {
     pub(crate) name: Cow<'static, str>,
     pub(crate) after: Vec<Cow<'static, str>>,
     pub(crate) before: Vec<Cow<'static, str>>,
+    /// The sets the system belongs to.
+    pub(crate) sets: Vec<Cow<'static, str>>,
+    /// The conditions that must all hold for a run.
+    pub(crate) conditions: Vec<RunCondition>,
     /// Whether the first run's `Added` and `Changed` see what happened before it.
     pub(crate) sees_earlier_changes: bool,
 }
@@ -41,6 +47,8 @@ impl core::fmt::Debug for SystemConfig {
             .field("name", &self.name)
             .field("after", &self.after)
             .field("before", &self.before)
+            .field("sets", &self.sets)
+            .field("conditions", &self.conditions)
             .field("sees_earlier_changes", &self.sees_earlier_changes)
             .finish_non_exhaustive()
     }
@@ -79,17 +87,92 @@ pub trait IntoSystem<Marker>: Sized {
         config
     }
 
-    /// Runs the system after the system named `name` of the same stage.
-    fn after(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
+    /// Runs the system after `other`, a system or set of the same stage:
+    /// named (`"movement"`), or the system function itself (`movement`).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// fn movement() {}
+    /// fn collide() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, collide.after(movement))?;
+    /// schedule.add_system(Stage::Update, movement)?;
+    /// let why = schedule.explain()?;
+    /// assert_eq!(why.stage(Stage::Update).unwrap().order, ["movement", "collide"]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn after<M>(self, other: impl SystemName<M>) -> SystemConfig {
         let mut config = self.into_config();
-        config.after.push(name.into());
+        config.after.push(other.system_name());
         config
     }
 
-    /// Runs the system before the system named `name` of the same stage.
-    fn before(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
+    /// Runs the system before `other`, a system or set of the same stage,
+    /// named or given as the function itself.
+    fn before<M>(self, other: impl SystemName<M>) -> SystemConfig {
         let mut config = self.into_config();
-        config.before.push(name.into());
+        config.before.push(other.system_name());
+        config
+    }
+
+    /// Puts the system in the set `set` of its stage: orderings naming the
+    /// set, and the set's own ([`Schedule::configure_set`](crate::Schedule::configure_set)),
+    /// apply to it. A system may be in several sets.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// fn collide() {}
+    /// fn physics() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, collide.in_set("combat"))?;
+    /// schedule.add_system(Stage::Update, physics.before("combat"))?;
+    /// let why = schedule.explain()?;
+    /// assert_eq!(why.stage(Stage::Update).unwrap().order, ["physics", "collide"]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn in_set(self, set: impl Into<Cow<'static, str>>) -> SystemConfig {
+        let mut config = self.into_config();
+        config.sets.push(set.into());
+        config
+    }
+
+    /// Runs the system only in frames where `condition` holds; given
+    /// several times, every condition must hold (asked in order, stopping
+    /// at the first "no"). A skipped system keeps its change-detection
+    /// horizon: its next run sees every change since its last run.
+    ///
+    /// # Errors
+    /// [`Schedule::add_system`](crate::Schedule::add_system) refuses a
+    /// condition that writes ([`Error::WritingCondition`](crate::Error::WritingCondition)).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// struct Score(u32);
+    /// #[derive(Default)]
+    /// struct Cheers(u32);
+    ///
+    /// fn cheer(mut cheers: ResMut<Cheers>) { cheers.0 += 1; }
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Score(3));
+    /// world.init_resource::<Cheers>();
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, cheer.run_if(|s: Res<Score>| s.0 >= 10))?;
+    /// schedule.run(&mut world)?;
+    /// world.resource_mut::<Score>()?.0 = 10;
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(world.resource::<Cheers>()?.0, 1);
+    /// assert_eq!(schedule.stats()[0].skipped, 1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn run_if<M>(self, condition: impl Condition<M>) -> SystemConfig {
+        let mut config = self.into_config();
+        config.conditions.push(condition.into_condition());
         config
     }
 
@@ -183,6 +266,8 @@ fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> SystemConfig {
         name,
         after: Vec::new(),
         before: Vec::new(),
+        sets: Vec::new(),
+        conditions: Vec::new(),
         sees_earlier_changes: true,
     }
 }

@@ -8,6 +8,16 @@ use crate::world::World;
 use super::access::SystemAccess;
 use super::param::SystemWorld;
 
+/// What one run of a system came to, when it could run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunOutcome {
+    /// The system ran: its change-detection horizon moves to this run.
+    Ran,
+    /// A run condition said no: nothing ran, and the horizon stays where it
+    /// was, so the next run still sees what happened meanwhile.
+    Skipped,
+}
+
 /// A system with its params' state, ready to run.
 pub(crate) trait AnySystem: Send {
     /// What the system touches, computed once when it was made.
@@ -24,11 +34,11 @@ pub(crate) trait AnySystem: Send {
     /// this one's runs meanwhile, and this one's access has no clash (what
     /// [`SystemParam::fetch`](super::SystemParam::fetch) requires of its
     /// params). Never called for an exclusive system.
-    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error>;
+    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<RunOutcome, Error>;
 
     /// Runs the system once with the world to itself, with the change ticks
     /// of this run.
-    fn run_exclusive(&mut self, world: &mut World, ticks: RunTicks) -> Result<(), Error> {
+    fn run_exclusive(&mut self, world: &mut World, ticks: RunTicks) -> Result<RunOutcome, Error> {
         // SAFETY: `&mut World` rules out every other user of the world, and
         // the world made here serves this run alone; the executor runs only
         // systems that `Schedule::add_system` found free of clashes.
@@ -45,4 +55,9 @@ pub(crate) trait AnySystem: Send {
 
     /// Drops what the system deferred, unapplied.
     fn discard(&mut self);
+
+    /// The names of the run conditions guarding the system, for `explain`.
+    fn conditions(&self) -> Vec<String> {
+        Vec::new()
+    }
 }

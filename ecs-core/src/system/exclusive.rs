@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::world::World;
 
 use super::access::SystemAccess;
-use super::erased::AnySystem;
+use super::erased::{AnySystem, RunOutcome};
 use super::param::SystemWorld;
 
 /// A function or closure taking `&mut World`: it may do anything, so it runs
@@ -30,15 +30,15 @@ impl<F: FnMut(&mut World) + Send + 'static> AnySystem for ExclusiveSystem<F> {
 
     fn prepare(&mut self, _: &mut World) {}
 
-    unsafe fn run(&mut self, _: SystemWorld<'_>) -> Result<(), Error> {
+    unsafe fn run(&mut self, _: SystemWorld<'_>) -> Result<RunOutcome, Error> {
         unreachable!("the schedule runs exclusive systems with `&mut World` only")
     }
 
     /// An exclusive system reaches the world directly: its queries compare
     /// against tick 0 unless it keeps a tick for `changed_since` itself.
-    fn run_exclusive(&mut self, world: &mut World, _: RunTicks) -> Result<(), Error> {
+    fn run_exclusive(&mut self, world: &mut World, _: RunTicks) -> Result<RunOutcome, Error> {
         (self.function)(world);
-        Ok(())
+        Ok(RunOutcome::Ran)
     }
 
     fn apply(&mut self, _: &mut World, _: &mut dyn FnMut(Error), _: &mut Vec<String>) {}

@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::world::World;
 
 use super::access::SystemAccess;
-use super::erased::AnySystem;
+use super::erased::{AnySystem, RunOutcome};
 use super::param::{ParamItem, SystemParam, SystemWorld};
 
 /// A function or closure whose arguments are all [`SystemParam`]s (up to
@@ -99,14 +99,18 @@ impl<Marker: 'static, F: SystemParamFunction<Marker>> AnySystem for FunctionSyst
     }
 
     #[inline]
-    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error> {
+    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<RunOutcome, Error> {
         // SAFETY: `world` was made for this run, no system conflicting with
         // this one's access runs meanwhile, and that access (every param's,
         // registered in `new`) has no clash: this function's contract, and
         // what `fetch` requires.
-        let params = unsafe { F::Param::fetch(&mut self.state, world)? };
+        let params = match unsafe { F::Param::fetch(&mut self.state, world) } {
+            Ok(params) => params,
+            Err(Error::SkipSystem { .. }) => return Ok(RunOutcome::Skipped),
+            Err(error) => return Err(error),
+        };
         self.function.call(params);
-        Ok(())
+        Ok(RunOutcome::Ran)
     }
 
     fn prepare(&mut self, world: &mut World) {

@@ -11,6 +11,8 @@
 //! common at the same time.
 
 mod access;
+mod condition;
+mod conditional;
 mod config;
 mod erased;
 mod event;
@@ -19,8 +21,13 @@ mod function;
 mod last_run;
 mod local;
 mod observer;
+mod one_shot;
+mod ordering;
 mod param;
+mod param_set;
+mod removed;
 mod res;
+mod single;
 
 use std::borrow::Cow;
 
@@ -30,16 +37,31 @@ use crate::world::World;
 
 pub use access::{Conflict, SystemAccess};
 #[doc(hidden)]
+pub use condition::BoxedMarker;
+pub use condition::{
+    Condition, ConditionFunction, RunCondition, any_with_component, in_state, not, on_event,
+    resource_added, resource_changed, resource_exists,
+};
+#[doc(hidden)]
 pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
 pub use config::{IntoSystem, SystemConfig};
 pub use event::{EventReader, EventWriter};
 pub use function::SystemParamFunction;
 pub use local::Local;
 pub use observer::ObserverFunction;
+#[doc(hidden)]
+pub use ordering::NameMarker;
+pub use ordering::{IntoSystemConfigs, SetConfig, SystemConfigs, SystemName, after, before};
 pub use param::{ParamItem, SystemParam, SystemWorld};
+pub use param_set::ParamSet;
+#[doc(hidden)]
+pub use removed::Removed;
+pub use removed::RemovedComponents;
 pub use res::{Res, ResMut};
+pub use single::Single;
 
-pub(crate) use erased::AnySystem;
+pub(crate) use conditional::Conditional;
+pub(crate) use erased::{AnySystem, RunOutcome};
 pub(crate) use last_run::LastRun;
 
 /// A system that keeps its state in `self`: implement it for a type, and add
@@ -126,14 +148,18 @@ impl<S: System> AnySystem for StatefulSystem<S> {
         &self.access
     }
 
-    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<(), Error> {
+    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<RunOutcome, Error> {
         // SAFETY: `world` was made for this run, no system conflicting with
         // this one's access runs meanwhile, and that access (every param's,
         // registered in `new`) has no clash: this function's contract, and
         // what `fetch` requires.
-        let params = unsafe { S::Params::fetch(&mut self.state, world)? };
+        let params = match unsafe { S::Params::fetch(&mut self.state, world) } {
+            Ok(params) => params,
+            Err(Error::SkipSystem { .. }) => return Ok(RunOutcome::Skipped),
+            Err(error) => return Err(error),
+        };
         self.system.run(params);
-        Ok(())
+        Ok(RunOutcome::Ran)
     }
 
     fn prepare(&mut self, world: &mut World) {

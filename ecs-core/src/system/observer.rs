@@ -113,7 +113,14 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
             // SAFETY: the world is borrowed exclusively for the whole run, and
             // the params' access was checked free of clashes when the observer
             // was made, so no two of them reach the same data where one writes.
-            let params = unsafe { F::Param::fetch(state, SystemWorld::new(world, None, ticks))? };
+            let params =
+                match unsafe { F::Param::fetch(state, SystemWorld::new(world, None, ticks)) } {
+                    Ok(params) => params,
+                    // A `Single` that does not match one entity skips the
+                    // observer, as it skips a system: no error.
+                    Err(Error::SkipSystem { .. }) => return Ok(()),
+                    Err(error) => return Err(error),
+                };
             function.call(F::Trigger::new(entity), params);
             last_run.ran(this_run);
             Ok(())

@@ -73,6 +73,21 @@ impl<'w> SystemWorld<'w> {
     pub(crate) fn view(self) -> WorldView<'w, Exclusive> {
         self.view
     }
+
+    /// The change ticks of the run this world was made for.
+    pub(crate) fn ticks(self) -> RunTicks {
+        self.view.ticks()
+    }
+
+    /// The same world for a reader whose `Added`, `Changed` and
+    /// `is_changed` compare against `last_run` (a run condition, which keeps
+    /// its own horizon beside its system's).
+    pub(crate) fn since(self, last_run: u64) -> Self {
+        Self {
+            view: self.view.since(last_run),
+            ..self
+        }
+    }
 }
 
 /// Something a system can take as a param: [`Query`], [`Res`](super::Res),

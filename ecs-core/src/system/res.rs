@@ -6,7 +6,9 @@ use core::fmt;
 use core::ops::{Deref, DerefMut};
 
 use crate::access::AccessMode;
+use crate::change::RunTicks;
 use crate::error::Error;
+use crate::resource::ResourceTicks;
 
 use super::access::SystemAccess;
 use super::param::{SystemParam, SystemWorld};
@@ -47,6 +49,8 @@ use super::param::{SystemParam, SystemWorld};
 /// ```
 pub struct Res<'w, R: Send + Sync + 'static> {
     value: &'w R,
+    ticks: &'w ResourceTicks,
+    run: RunTicks,
 }
 
 /// A system param that writes the resource `R`; as [`Res`] otherwise.
@@ -72,6 +76,8 @@ pub struct Res<'w, R: Send + Sync + 'static> {
 /// ```
 pub struct ResMut<'w, R: Send + Sync + 'static> {
     value: &'w mut R,
+    ticks: &'w ResourceTicks,
+    run: RunTicks,
 }
 
 impl<R: Send + Sync + 'static> Deref for Res<'_, R> {
@@ -93,8 +99,10 @@ impl<R: Send + Sync + 'static> Deref for ResMut<'_, R> {
 }
 
 impl<R: Send + Sync + 'static> DerefMut for ResMut<'_, R> {
+    /// Marks the resource changed for every later reader.
     #[inline]
     fn deref_mut(&mut self) -> &mut R {
+        self.ticks.mark_changed(self.run.this_run);
         self.value
     }
 }
@@ -131,6 +139,85 @@ impl<'w, R: Send + Sync + 'static> ResMut<'w, R> {
     /// # let _ = note;
     /// ```
     pub fn into_inner(self) -> &'w mut R {
+        self.ticks.mark_changed(self.run.this_run);
+        self.value
+    }
+}
+
+/// Change detection shared by [`Res`] and [`ResMut`]: news is what happened
+/// since the reading system last ran (or since tick 0 on its first run).
+macro_rules! change_detection {
+    ($param:ident) => {
+        impl<R: Send + Sync + 'static> $param<'_, R> {
+            /// Whether the resource was inserted since the system last ran.
+            ///
+            /// ```
+            /// use ecs_core::prelude::*;
+            ///
+            /// #[derive(Default)]
+            /// struct Score(u32);
+            /// #[derive(Default)]
+            /// struct Log(Vec<(bool, bool)>);
+            ///
+            /// fn watch(score: Res<Score>, mut log: ResMut<Log>) {
+            ///     log.0.push((score.is_added(), score.is_changed()));
+            /// }
+            ///
+            /// let mut world = World::new();
+            /// world.init_resource::<Score>();
+            /// world.init_resource::<Log>();
+            /// let mut schedule = Schedule::new();
+            /// schedule.add_system(Stage::Update, watch)?;
+            /// schedule.run(&mut world)?;
+            /// schedule.run(&mut world)?;
+            /// world.resource_mut::<Score>()?.0 += 1;
+            /// schedule.run(&mut world)?;
+            /// assert_eq!(world.resource::<Log>()?.0, [(true, true), (false, false), (false, true)]);
+            /// # Ok::<(), Error>(())
+            /// ```
+            #[inline]
+            pub fn is_added(&self) -> bool {
+                self.ticks.added() > self.run.last_run
+            }
+
+            /// Whether the resource was inserted or written since the system
+            /// last ran (see [`is_added`](Self::is_added)).
+            #[inline]
+            pub fn is_changed(&self) -> bool {
+                self.ticks.changed() > self.run.last_run
+            }
+        }
+    };
+}
+
+change_detection!(Res);
+change_detection!(ResMut);
+
+impl<R: Send + Sync + 'static> ResMut<'_, R> {
+    /// Marks the resource changed without writing it.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Dirty;
+    /// fn touch(mut dirty: ResMut<Dirty>) { dirty.set_changed(); }
+    /// # let _ = touch;
+    /// ```
+    #[inline]
+    pub fn set_changed(&mut self) {
+        self.ticks.mark_changed(self.run.this_run);
+    }
+
+    /// The resource without marking it changed: for a write the game
+    /// does not want others to notice.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// struct Frame(u64);
+    /// fn count(mut frame: ResMut<Frame>) { frame.bypass_change_detection().0 += 1; }
+    /// # let _ = count;
+    /// ```
+    #[inline]
+    pub fn bypass_change_detection(&mut self) -> &mut R {
         self.value
     }
 }
@@ -158,11 +245,19 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Res<'_, R> {
 
     #[inline]
     unsafe fn fetch<'w>(_: &'w mut (), world: SystemWorld<'w>) -> Result<Res<'w, R>, Error> {
-        let value = world
-            .view()
-            .resource::<R>()
+        let view = world.view();
+        let (root, ticks) = view
+            .resource_ticked::<R>()
             .ok_or_else(Error::missing_resource::<R>)?;
-        Ok(Res { value })
+        // SAFETY: the cell lives while the world is borrowed for `'w`; this
+        // param registered a read of `R`, so no system writes `R` during the
+        // run (fetch contract).
+        let value = unsafe { root.as_ref() };
+        Ok(Res {
+            value,
+            ticks,
+            run: view.ticks(),
+        })
     }
 }
 
@@ -178,15 +273,19 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
 
     #[inline]
     unsafe fn fetch<'w>(_: &'w mut (), world: SystemWorld<'w>) -> Result<ResMut<'w, R>, Error> {
-        let mut root = world
-            .view()
-            .resource_for_write::<R>()
+        let view = world.view();
+        let (mut root, ticks) = view
+            .resource_ticked::<R>()
             .ok_or_else(Error::missing_resource::<R>)?;
         // SAFETY: the cell lives while the world is borrowed for `'w`; this
         // param registered a write of `R`, so no other system and no other
         // param of this one reaches `R` during the run (fetch contract).
         let value = unsafe { root.as_mut() };
-        Ok(ResMut { value })
+        Ok(ResMut {
+            value,
+            ticks,
+            run: view.ticks(),
+        })
     }
 }
 
@@ -205,7 +304,18 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Option<Res<'_, R>> {
         _: &'w mut (),
         world: SystemWorld<'w>,
     ) -> Result<Option<Res<'w, R>>, Error> {
-        Ok(world.view().resource::<R>().map(|value| Res { value }))
+        let view = world.view();
+        Ok(view.resource_ticked::<R>().map(|(root, ticks)| {
+            // SAFETY: the cell lives while the world is borrowed for `'w`;
+            // this param registered a read of `R`, so no system writes `R`
+            // during the run (fetch contract).
+            let value = unsafe { root.as_ref() };
+            Res {
+                value,
+                ticks,
+                run: view.ticks(),
+            }
+        }))
     }
 }
 
@@ -225,14 +335,18 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Option<ResMut<'_, R>> {
         _: &'w mut (),
         world: SystemWorld<'w>,
     ) -> Result<Option<ResMut<'w, R>>, Error> {
-        let root = world.view().resource_for_write::<R>();
-        Ok(root.map(|mut root| {
+        let view = world.view();
+        Ok(view.resource_ticked::<R>().map(|(mut root, ticks)| {
             // SAFETY: the cell lives while the world is borrowed for `'w`;
             // this param registered a write of `R`, so no other system and no
             // other param of this one reaches `R` during the run (fetch
             // contract).
             let value = unsafe { root.as_mut() };
-            ResMut { value }
+            ResMut {
+                value,
+                ticks,
+                run: view.ticks(),
+            }
         }))
     }
 }

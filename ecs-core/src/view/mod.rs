@@ -13,7 +13,7 @@ use crate::change::{ChangeClock, RunTicks};
 use crate::component::{ComponentId, ComponentMasks};
 use crate::entity::{Entities, Entity};
 use crate::group::{GroupSpan, Groups};
-use crate::resource::Resources;
+use crate::resource::{ResourceTicks, Resources};
 use crate::storage::Storages;
 
 pub(crate) use alignment::{AlignmentCache, DenseOrder};
@@ -293,6 +293,17 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
             // or systems ordered apart by their access).
             unsafe { root.as_ref() }
         })
+    }
+
+    /// The resource `R` with its change ticks, if the world holds one;
+    /// reading and writing through the pointer is bound as for
+    /// [`resource`](Self::resource) and
+    /// [`resource_for_write`](WorldView::resource_for_write).
+    #[inline]
+    pub(crate) fn resource_ticked<R: Send + Sync + 'static>(
+        self,
+    ) -> Option<(NonNull<R>, &'w ResourceTicks)> {
+        self.data.resources.lookup_ticked::<R>()
     }
 
     /// How many entities hold the component with type id `type_id` (0 for a

@@ -27,7 +27,8 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn insert_resource<R: Send + Sync + 'static>(&mut self, resource: R) -> Option<R> {
-        self.data.resources.insert(resource)
+        let tick = self.data.clock.advance();
+        self.data.resources.insert_at(resource, tick)
     }
 
     /// The world's `R`.
@@ -57,7 +58,8 @@ impl World {
             .ok_or_else(Error::missing_resource::<R>)
     }
 
-    /// The world's `R`, mutably.
+    /// The world's `R`, mutably; the resource counts as changed
+    /// (`Res::is_changed`) for every system that runs after this call.
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -72,6 +74,12 @@ impl World {
     /// ```
     #[inline]
     pub fn resource_mut<R: Send + Sync + 'static>(&mut self) -> Result<&mut R, Error> {
+        if self.data.resources.contains::<R>() {
+            let tick = self.data.clock.advance();
+            if let Some(ticks) = self.data.resources.ticks::<R>() {
+                ticks.mark_changed(tick);
+            }
+        }
         self.data
             .resources
             .get_mut::<R>()

@@ -22,6 +22,8 @@ options:
   --inspect ADDR   serve the live inspector on ADDR (e.g. 127.0.0.1:7878) and print its URL;
                    the run is then paced at 60 frames a second and lasts until stopped,
                    unless --frames says otherwise
+  --pause-at N     hold the flock still from frame N (the frames still run and count)
+  --resume-at M    move it again from frame M (after N)
   --help           print this
 ";
 
@@ -58,6 +60,10 @@ pub struct Options {
     pub naive: bool,
     /// `--inspect`: the address to serve the inspector on.
     pub inspect: Option<String>,
+    /// `--pause-at`.
+    pub pause_at: Option<u64>,
+    /// `--resume-at`.
+    pub resume_at: Option<u64>,
 }
 
 impl Default for Options {
@@ -73,6 +79,8 @@ impl Default for Options {
             size: None,
             naive: false,
             inspect: None,
+            pause_at: None,
+            resume_at: None,
         }
     }
 }
@@ -94,8 +102,23 @@ impl Options {
     /// as the next argument or after `=`.
     ///
     /// # Errors
-    /// An unknown flag, a missing or malformed value, or a zero where it
-    /// makes no sense (`--threads 0`, `--gif-every 0`, `--size 0`).
+    /// An unknown flag, a missing or malformed value, a zero where it
+    /// makes no sense (`--threads 0`, `--gif-every 0`, `--size 0`,
+    /// `--pause-at 0`), or a `--resume-at` not after `--pause-at`.
+    ///
+    /// ```
+    /// use examples::boids::cli::{Command, Options};
+    ///
+    /// let args = ["--pause-at", "100", "--resume-at=160"].map(String::from);
+    /// let Command::Run(options) = Options::parse(args)? else { panic!() };
+    /// assert_eq!((options.pause_at, options.resume_at), (Some(100), Some(160)));
+    /// let late = Options::parse(["--pause-at=9", "--resume-at=9"].map(String::from));
+    /// assert_eq!(
+    ///     late.unwrap_err().to_string(),
+    ///     "--resume-at 9 must come after --pause-at 9 (see --help)"
+    /// );
+    /// # Ok::<(), examples::boids::cli::CliError>(())
+    /// ```
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError> {
         let mut options = Self::default();
         let mut args = Args::new(args);
@@ -114,11 +137,20 @@ impl Options {
                 "--gif-every" => options.gif_every = args.positive(&flag)?,
                 "--size" => options.size = Some(args.positive(&flag)?),
                 "--inspect" => options.inspect = Some(args.value(&flag)?),
+                "--pause-at" => options.pause_at = Some(args.positive(&flag)?),
+                "--resume-at" => options.resume_at = Some(args.positive(&flag)?),
                 _ => return Err(unknown(&flag)),
             }
         }
         if options.inspect.is_some() && !frames_given {
             options.frames = u64::MAX;
+        }
+        if let (Some(pause), Some(resume)) = (options.pause_at, options.resume_at)
+            && resume <= pause
+        {
+            return Err(CliError::new(format!(
+                "--resume-at {resume} must come after --pause-at {pause}"
+            )));
         }
         Ok(Command::Run(options))
     }

@@ -32,6 +32,8 @@ fn run_here(options: &Options) -> Result<Report, BoxError> {
         } else {
             Search::Grid
         },
+        pause_at: options.pause_at,
+        resume_at: options.resume_at,
         ..Config::new(options.boids, options.seed)
     };
     let mut sim = Simulation::new(&config)?;

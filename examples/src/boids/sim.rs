@@ -7,8 +7,8 @@ use super::systems::{
     avoid_obstacles, build_grid, chase, collect_stats, flee, integrate, steer, steer_naive, wrap,
 };
 use super::{
-    Acceleration, Boid, FlockStats, Grid, Obstacle, Params, Position, Predator, SpeedLimits,
-    SplitMix64, Vec2, Velocity,
+    Acceleration, Boid, FlockStats, Grid, Obstacle, Params, PausePlan, Position, Predator, STEP,
+    SimState, SpeedLimits, SplitMix64, Vec2, Velocity, follow_pause_plan,
 };
 
 /// How a boid finds its flockmates.
@@ -43,6 +43,10 @@ pub struct Config {
     pub search: Search,
     /// Sizes and weights.
     pub params: Params,
+    /// The frame (from 1) that starts paused, if any (`--pause-at`).
+    pub pause_at: Option<u64>,
+    /// The frame that moves again, if any (`--resume-at`).
+    pub resume_at: Option<u64>,
 }
 
 impl Config {
@@ -56,6 +60,8 @@ impl Config {
             obstacles: 7,
             search: Search::Grid,
             params: Params::for_flock(boids),
+            pause_at: None,
+            resume_at: None,
         }
     }
 }
@@ -95,6 +101,9 @@ impl Simulation {
     pub fn with_schedule(config: &Config, mut schedule: Schedule) -> Result<Self, Error> {
         let mut world = World::new();
         populate(&mut world, config);
+        world.init_state::<SimState>();
+        world.insert_resource(PausePlan::new(config.pause_at, config.resume_at));
+        world.insert_resource(Time::fixed_step(STEP.as_secs_f64()));
         add_systems(&mut schedule, config.search)?;
         Ok(Self { world, schedule })
     }
@@ -104,6 +113,9 @@ impl Simulation {
     /// # Errors
     /// As [`Schedule::run`]; none here, where every resource is present.
     pub fn step(&mut self) -> Result<(), Error> {
+        // A manual clock, one fixed step a frame: the same run on every
+        // machine, however long a frame takes to compute.
+        self.world.resource_mut::<Time>()?.advance_by(STEP);
         self.schedule.run(&mut self.world)
     }
 
@@ -158,25 +170,42 @@ impl Simulation {
 }
 
 fn add_systems(schedule: &mut Schedule, search: Search) -> Result<(), Error> {
-    schedule.add_system(Stage::PreUpdate, build_grid)?;
+    // The flock moves in fixed steps, and holds still while paused.
+    let running = || in_state(SimState::Running);
+    schedule.add_system(Stage::First, follow_pause_plan)?;
+    schedule.add_system(Stage::FixedUpdate, build_grid.run_if(running()))?;
     // Both steering searches go by one name, so the orderings below hold
     // for either.
-    match search {
-        Search::Grid => schedule.add_system(Stage::Update, steer)?,
-        Search::Naive => schedule.add_system(Stage::Update, steer_naive.named("steer"))?,
-    }
-    schedule.add_system(Stage::Update, chase)?;
+    let steer = match search {
+        Search::Grid => steer.into_config(),
+        Search::Naive => steer_naive.named("steer"),
+    };
+    schedule.add_system(
+        Stage::FixedUpdate,
+        steer.after(build_grid).run_if(running()),
+    )?;
+    schedule.add_system(
+        Stage::FixedUpdate,
+        chase.after(build_grid).run_if(running()),
+    )?;
     // Each adds to the acceleration the ones before it left, so their order
     // is part of the result: fixed here rather than left to registration.
-    schedule.add_system(Stage::Update, flee.after("steer"))?;
-    schedule.add_system(Stage::Update, avoid_obstacles.after("flee").after("chase"))?;
-    schedule.add_system(Stage::PostUpdate, integrate)?;
-    schedule.add_system(Stage::PostUpdate, wrap.after("integrate"))?;
+    schedule.add_system(Stage::FixedUpdate, flee.after("steer").run_if(running()))?;
+    schedule.add_system(
+        Stage::FixedUpdate,
+        avoid_obstacles.after(flee).after(chase).run_if(running()),
+    )?;
+    schedule.add_systems(
+        Stage::FixedUpdate,
+        (
+            integrate.after(avoid_obstacles).run_if(running()),
+            wrap.run_if(running()),
+        )
+            .chain(),
+    )?;
     schedule.add_system(Stage::Last, collect_stats)
 }
 
-/// Obstacles first (boids must not start inside one), then predators, then
-/// the flock, every number drawn from one generator in a fixed order.
 fn populate(world: &mut World, config: &Config) {
     let params = &config.params;
     let mut rng = SplitMix64::new(config.seed);

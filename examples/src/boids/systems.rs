@@ -1,6 +1,7 @@
 //! The systems of one frame, in the order the schedule runs them:
-//! `build_grid` (PreUpdate); `steer` or `steer_naive`, `chase`, `flee`,
-//! `avoid_obstacles` (Update); `integrate`, `wrap` (PostUpdate);
+//! `follow_pause_plan` (First); then, once per fixed step and only while the
+//! flock is `Running`, `build_grid`, `steer` or `steer_naive`, `chase`,
+//! `flee`, `avoid_obstacles`, `integrate`, `wrap` (FixedUpdate);
 //! `collect_stats` (Last).
 //!
 //! Steering systems only add to `Acceleration`; `integrate` alone moves
@@ -207,16 +208,20 @@ pub fn avoid_obstacles(
     });
 }
 
-/// Applies the frame's acceleration, keeps the speed in range, and moves.
-pub fn integrate(mut bodies: Query<Body>, params: Res<Params>) {
+/// Applies the step's acceleration, keeps the speed in range, and moves
+/// by the velocity for the step's length of [`Time`].
+pub fn integrate(mut bodies: Query<Body>, params: Res<Params>, time: Res<Time>) {
     let params = &*params;
+    // Velocities are distances per step of `STEP`; a step of another
+    // length moves in proportion.
+    let steps = (time.delta().as_secs_f64() / super::STEP.as_secs_f64()) as f32;
     bodies.par_for_each(|body| {
         let (min, max) = body
             .limits
             .map_or((params.min_speed, params.max_speed), |l| (l.min, l.max));
         body.vel.0 = (body.vel.0 + body.acc.0).clamp_length(min, max);
         body.acc.0 = Vec2::ZERO;
-        body.pos.0 += body.vel.0;
+        body.pos.0 += body.vel.0 * steps;
     });
 }
 

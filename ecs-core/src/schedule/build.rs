@@ -1,0 +1,198 @@
+//! Filling a schedule: `add_systems` (a tuple, all or none), the checks
+//! every added system passes (param clashes, duplicate names, writing
+//! conditions, orderings across stages; `add_system` in `mod.rs` runs them
+//! too), and configuring sets.
+
+use std::borrow::Cow;
+
+use crate::error::Error;
+use crate::system::{AnySystem, Conditional, IntoSystemConfigs, LastRun, SetConfig, SystemConfig};
+use crate::world::ReservationLane;
+
+use super::stats::Timing;
+use super::{IntoStage, Schedule, Stage, SystemSlot};
+
+impl Schedule {
+    /// Adds several systems to `stage` at once: a tuple of systems (each
+    /// configured or not), ordered one after another with
+    /// [`.chain()`](crate::system::IntoSystemConfigs::chain) or put in a set
+    /// with [`.in_set(..)`](crate::system::IntoSystemConfigs::in_set). All
+    /// are added, or none.
+    ///
+    /// # Errors
+    /// As [`add_system`](Self::add_system), for any of them (two of them
+    /// with one name included).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// fn read_input() {}
+    /// fn steer() {}
+    /// fn move_ships() {}
+    /// fn spawn_wave() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_systems(Stage::Update, (read_input, steer, move_ships).chain())?;
+    /// schedule.add_system(Stage::Update, spawn_wave.before(read_input))?;
+    /// let why = schedule.explain()?;
+    /// assert_eq!(
+    ///     why.stage(Stage::Update).unwrap().order,
+    ///     ["spawn_wave", "read_input", "steer", "move_ships"]
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn add_systems<M>(
+        &mut self,
+        stage: impl IntoStage,
+        systems: impl IntoSystemConfigs<M>,
+    ) -> Result<(), Error> {
+        let label = stage.label();
+        self.add_configs(stage.into_stage(), label, systems.into_configs().0)
+    }
+
+    /// Orders the set `set` of `stage` (see
+    /// [`IntoSystem::in_set`](crate::system::IntoSystem::in_set)): every system in
+    /// it runs after and before what `config` names. Configuring a set
+    /// again adds to its orderings.
+    ///
+    /// # Errors
+    /// [`Error::UnknownStage`] if the schedule has no such stage;
+    /// [`Error::OrderingAcrossStages`] if `config` names a system of
+    /// another stage. A name no system or set of the stage has is an error
+    /// of the next [`run`](Self::run).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// fn collide() {}
+    /// fn damage() {}
+    /// fn physics() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_systems(Stage::Update, (collide, damage).in_set("combat"))?;
+    /// schedule.add_system(Stage::Update, physics.in_set("physics_done"))?;
+    /// schedule.configure_set(Stage::Update, "combat", after("physics_done"))?;
+    /// let why = schedule.explain()?;
+    /// assert_eq!(why.stage(Stage::Update).unwrap().order, ["physics", "collide", "damage"]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn configure_set(
+        &mut self,
+        stage: impl IntoStage,
+        set: impl Into<Cow<'static, str>>,
+        config: SetConfig,
+    ) -> Result<(), Error> {
+        let set = set.into();
+        let label = stage.label();
+        let stage = stage.into_stage();
+        for name in config.after.iter().chain(&config.before) {
+            self.check_same_stage(&stage, &format!("set {set}"), name, &[])?;
+        }
+        let slot = self.stage_slot(stage, label)?;
+        match slot.sets.iter_mut().find(|(name, _)| *name == set) {
+            Some((_, existing)) => {
+                existing.after.extend(config.after);
+                existing.before.extend(config.before);
+            }
+            None => slot.sets.push((set, config)),
+        }
+        slot.plan = None;
+        Ok(())
+    }
+
+    /// Checks and adds `configs` to `stage`, all or none.
+    pub(super) fn add_configs(
+        &mut self,
+        stage: Stage,
+        label: String,
+        configs: Vec<SystemConfig>,
+    ) -> Result<(), Error> {
+        let mut slots = Vec::with_capacity(configs.len());
+        let names: Vec<Cow<'static, str>> = configs.iter().map(|c| c.name.clone()).collect();
+        for (at, config) in configs.into_iter().enumerate() {
+            if let Some(error) = config
+                .system
+                .access()
+                .clash_error(config.name.clone(), false)
+            {
+                return Err(error);
+            }
+            if self.contains_system(&config.name) || names[..at].contains(&config.name) {
+                return Err(Error::DuplicateSystem {
+                    system: config.name.into_owned(),
+                });
+            }
+            for condition in &config.conditions {
+                if let Some((param, type_name)) = condition.access().first_change() {
+                    return Err(Error::WritingCondition {
+                        system: config.name.into_owned(),
+                        condition: condition.name(),
+                        param,
+                        type_name,
+                    });
+                }
+            }
+            for name in config.after.iter().chain(&config.before) {
+                self.check_same_stage(&stage, &config.name, name, &names)?;
+            }
+            slots.push(Self::system_slot(config));
+        }
+        let slot = self.stage_slot(stage, label)?;
+        slot.systems.extend(slots);
+        slot.plan = None;
+        Ok(())
+    }
+
+    /// The slot of a checked system: wrapped with its conditions, if any.
+    fn system_slot(config: SystemConfig) -> SystemSlot {
+        let reserves_ids = config.system.access().reserves_ids();
+        let system: Box<dyn AnySystem> = if config.conditions.is_empty() {
+            config.system
+        } else {
+            let conditions = config.conditions.into_iter().map(|c| c.into_inner());
+            Box::new(Conditional::new(config.system, conditions.collect()))
+        };
+        SystemSlot {
+            name: config.name,
+            after: config.after,
+            before: config.before,
+            sets: config.sets,
+            system,
+            timing: Timing::default(),
+            lane: ReservationLane::default(),
+            reserves_ids,
+            last_run: LastRun::new(config.sees_earlier_changes),
+        }
+    }
+
+    /// Refuses an ordering of `who` (in `stage`) against `name` when no
+    /// system or set of `stage` (nor one of `adding`) has the name but a
+    /// system of another stage does: that ordering can never hold.
+    fn check_same_stage(
+        &self,
+        stage: &Stage,
+        who: &str,
+        name: &str,
+        adding: &[Cow<'static, str>],
+    ) -> Result<(), Error> {
+        if adding.iter().any(|n| n == name)
+            || self
+                .all_stages()
+                .any(|s| s.stage == *stage && s.knows(name))
+        {
+            return Ok(());
+        }
+        match self
+            .all_stages()
+            .find(|s| s.stage != *stage && s.systems.iter().any(|sys| sys.name == name))
+        {
+            Some(other) => Err(Error::OrderingAcrossStages {
+                system: who.to_owned(),
+                stage: stage.to_string(),
+                other: name.to_owned(),
+                other_stage: other.label.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! What orderings name and what they group: a system by name or by its
+//! function (`SystemName`), tuples of systems (`IntoSystemConfigs`, with
+//! `chain` and `in_set`), and a set's own orderings (`SetConfig`, `after`,
+//! `before`).
+
+use std::borrow::Cow;
+
+use crate::world::World;
+
+use super::config::{ExclusiveMarker, FunctionMarker, IntoSystem, SystemConfig, function_name};
+use super::function::SystemParamFunction;
+
+/// What an ordering names: a system or set by name (`"movement"`), or a
+/// system function or `&mut World` closure itself, which stands for the
+/// name it gets when added without [`named`](IntoSystem::named).
+///
+/// ```
+/// use ecs_core::system::SystemName;
+///
+/// fn move_ships() {}
+/// assert_eq!(move_ships.system_name(), "move_ships");
+/// assert_eq!("combat".system_name(), "combat");
+/// ```
+pub trait SystemName<Marker> {
+    /// The name.
+    fn system_name(self) -> Cow<'static, str>;
+}
+
+/// Marks the [`SystemName`] impls for names.
+#[doc(hidden)]
+pub enum NameMarker {}
+
+impl SystemName<NameMarker> for &'static str {
+    fn system_name(self) -> Cow<'static, str> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl SystemName<NameMarker> for String {
+    fn system_name(self) -> Cow<'static, str> {
+        Cow::Owned(self)
+    }
+}
+
+impl SystemName<NameMarker> for Cow<'static, str> {
+    fn system_name(self) -> Cow<'static, str> {
+        self
+    }
+}
+
+impl<M: 'static, F: SystemParamFunction<M>> SystemName<FunctionMarker<M>> for F {
+    fn system_name(self) -> Cow<'static, str> {
+        function_name(core::any::type_name::<F>())
+    }
+}
+
+impl<F: FnMut(&mut World) + Send + 'static> SystemName<ExclusiveMarker> for F {
+    fn system_name(self) -> Cow<'static, str> {
+        function_name(core::any::type_name::<F>())
+    }
+}
+
+/// Several systems for [`Schedule::add_systems`](crate::Schedule::add_systems),
+/// made from a tuple of systems (`(a, b, c)`) by the methods of
+/// [`IntoSystemConfigs`].
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::SystemConfigs;
+///
+/// fn a() {}
+/// fn b() {}
+/// let configs: SystemConfigs = (a, b).chain();
+/// assert_eq!(configs.len(), 2);
+/// ```
+#[derive(Debug)]
+pub struct SystemConfigs(pub(crate) Vec<SystemConfig>);
+
+impl SystemConfigs {
+    /// How many systems it holds.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// fn a() {}
+    /// assert_eq!((a,).in_set("s").len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it holds no system.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// fn a() {}
+    /// assert!(!(a,).in_set("s").is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A tuple of systems (each anything [`IntoSystem`], configured or not), or
+/// [`SystemConfigs`]: what [`Schedule::add_systems`](crate::Schedule::add_systems) takes.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// fn read_input() {}
+/// fn steer() {}
+/// fn move_ships() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(Stage::Update, (move_ships, steer, read_input).chain())?;
+/// let why = schedule.explain()?;
+/// assert_eq!(why.stage(Stage::Update).unwrap().order, ["move_ships", "steer", "read_input"]);
+/// # Ok::<(), Error>(())
+/// ```
+pub trait IntoSystemConfigs<Marker>: Sized {
+    /// The systems, configured.
+    fn into_configs(self) -> SystemConfigs;
+
+    /// Orders the systems one after another, in the order given.
+    fn chain(self) -> SystemConfigs {
+        let mut configs = self.into_configs();
+        for i in 1..configs.0.len() {
+            let previous = configs.0[i - 1].name.clone();
+            configs.0[i].after.push(previous);
+        }
+        configs
+    }
+
+    /// Puts every system in the set `set` (see [`IntoSystem::in_set`]).
+    fn in_set(self, set: impl Into<Cow<'static, str>>) -> SystemConfigs {
+        let set = set.into();
+        let mut configs = self.into_configs();
+        for config in &mut configs.0 {
+            config.sets.push(set.clone());
+        }
+        configs
+    }
+}
+
+impl IntoSystemConfigs<()> for SystemConfigs {
+    fn into_configs(self) -> SystemConfigs {
+        self
+    }
+}
+
+macro_rules! tuple_configs {
+    () => {};
+    ($(($system:ident, $marker:ident)),*) => {
+        #[allow(non_snake_case, reason = "bindings are named after type parameters")]
+        impl<$($marker, $system: IntoSystem<$marker>),*> IntoSystemConfigs<($($marker,)*)>
+            for ($($system,)*)
+        {
+            fn into_configs(self) -> SystemConfigs {
+                let ($($system,)*) = self;
+                SystemConfigs(vec![$($system.into_config()),*])
+            }
+        }
+    };
+}
+
+crate::util::macros::all_tuple_pairs!(tuple_configs:
+    (S15, M15), (S14, M14), (S13, M13), (S12, M12), (S11, M11), (S10, M10), (S9, M9), (S8, M8),
+    (S7, M7), (S6, M6), (S5, M5), (S4, M4), (S3, M3), (S2, M2), (S1, M1), (S0, M0));
+
+/// How a set is ordered in its stage: the systems and sets it runs after
+/// and before. Made with [`after`] or [`before`] and given to
+/// [`Schedule::configure_set`](crate::Schedule::configure_set).
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::system::SetConfig;
+///
+/// let config: SetConfig = after("physics").before("render");
+/// assert!(format!("{config:?}").contains("physics"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SetConfig {
+    pub(crate) after: Vec<Cow<'static, str>>,
+    pub(crate) before: Vec<Cow<'static, str>>,
+}
+
+impl SetConfig {
+    /// Also runs the set after `other`.
+    pub fn after<M>(mut self, other: impl SystemName<M>) -> SetConfig {
+        self.after.push(other.system_name());
+        self
+    }
+
+    /// Also runs the set before `other`.
+    pub fn before<M>(mut self, other: impl SystemName<M>) -> SetConfig {
+        self.before.push(other.system_name());
+        self
+    }
+}
+
+/// A set ordering: the set runs after `other` (a system or set of its
+/// stage, by name or as the function itself).
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// fn collide() {}
+/// fn physics() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(Stage::Update, (collide,).in_set("combat"))?;
+/// schedule.add_system(Stage::Update, physics)?;
+/// schedule.configure_set(Stage::Update, "combat", after(physics))?;
+/// let why = schedule.explain()?;
+/// assert_eq!(why.stage(Stage::Update).unwrap().order, ["physics", "collide"]);
+/// # Ok::<(), Error>(())
+/// ```
+pub fn after<M>(other: impl SystemName<M>) -> SetConfig {
+    SetConfig::default().after(other)
+}
+
+/// A set ordering: the set runs before `other`.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// fn hud() {}
+/// fn render() {}
+///
+/// let mut schedule = Schedule::new();
+/// schedule.add_system(Stage::Last, render)?;
+/// schedule.add_systems(Stage::Last, (hud,).in_set("ui"))?;
+/// schedule.configure_set(Stage::Last, "ui", before("render"))?;
+/// let why = schedule.explain()?;
+/// assert_eq!(why.stage(Stage::Last).unwrap().order, ["hud", "render"]);
+/// # Ok::<(), Error>(())
+/// ```
+pub fn before<M>(other: impl SystemName<M>) -> SetConfig {
+    SetConfig::default().before(other)
+}

@@ -1,0 +1,232 @@
+//! Run conditions: the built-in ones, closures, `not` / `and` / `or`; a
+//! skipped system keeps its change-detection horizon; conditions only read.
+
+use ecs_core::prelude::*;
+
+#[derive(Default)]
+struct Runs(u32);
+
+struct Flag;
+
+#[derive(Default)]
+struct Score(u32);
+
+struct Ping;
+
+#[derive(Component)]
+#[component(track_changes)]
+struct Health(i32);
+
+fn count(mut runs: ResMut<Runs>) {
+    runs.0 += 1;
+}
+
+/// Runs a schedule with `count` guarded by `condition` once after each
+/// step, returning the running total after each.
+fn totals<M>(
+    condition: impl Condition<M>,
+    steps: &[&dyn Fn(&mut World)],
+) -> Result<Vec<u32>, Error> {
+    let mut world = World::new();
+    world.init_resource::<Runs>();
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, count.run_if(condition))?;
+    let mut out = Vec::new();
+    for step in steps {
+        step(&mut world);
+        schedule.run(&mut world)?;
+        out.push(world.resource::<Runs>()?.0);
+    }
+    Ok(out)
+}
+
+fn nothing(_: &mut World) {}
+
+#[test]
+fn resource_exists_follows_the_resource() -> Result<(), Error> {
+    let insert: &dyn Fn(&mut World) = &|w| {
+        w.insert_resource(Flag);
+    };
+    let remove: &dyn Fn(&mut World) = &|w| {
+        w.remove_resource::<Flag>().unwrap();
+    };
+    assert_eq!(
+        totals(
+            resource_exists::<Flag>,
+            &[&nothing, insert, &nothing, remove]
+        )?,
+        [0, 1, 2, 2]
+    );
+    Ok(())
+}
+
+#[test]
+fn resource_changed_and_added_see_writes_since_they_were_last_asked() -> Result<(), Error> {
+    let insert: &dyn Fn(&mut World) = &|w| {
+        w.init_resource::<Score>();
+    };
+    let write: &dyn Fn(&mut World) = &|w| w.resource_mut::<Score>().unwrap().0 += 1;
+    let steps = [&nothing, insert, &nothing, write, &nothing, write];
+    assert_eq!(
+        totals(resource_changed::<Score>, &steps)?,
+        [0, 1, 1, 2, 2, 3]
+    );
+    assert_eq!(totals(resource_added::<Score>, &steps)?, [0, 1, 1, 1, 1, 1]);
+    Ok(())
+}
+
+#[test]
+fn on_event_is_true_once_per_unseen_event() -> Result<(), Error> {
+    let send: &dyn Fn(&mut World) = &|w| w.send(Ping);
+    assert_eq!(
+        totals(on_event::<Ping>, &[&nothing, send, &nothing, send])?,
+        [0, 1, 1, 2]
+    );
+    Ok(())
+}
+
+#[test]
+fn any_with_component_follows_the_entities() -> Result<(), Error> {
+    let spawn: &dyn Fn(&mut World) = &|w| {
+        w.spawn(Health(1));
+    };
+    let clear: &dyn Fn(&mut World) = &|w| w.clear();
+    assert_eq!(
+        totals(
+            any_with_component::<Health>,
+            &[&nothing, spawn, &nothing, clear]
+        )?,
+        [0, 1, 2, 2]
+    );
+    Ok(())
+}
+
+#[test]
+fn closures_not_and_or_combine() -> Result<(), Error> {
+    let flag: &dyn Fn(&mut World) = &|w| {
+        w.insert_resource(Flag);
+    };
+    let unflag: &dyn Fn(&mut World) = &|w| {
+        w.remove_resource::<Flag>().unwrap();
+    };
+    let steps = [&nothing, flag, unflag];
+    assert_eq!(totals(not(resource_exists::<Flag>), &steps)?, [1, 1, 2]);
+    let small = |runs: Res<Runs>| runs.0 < 1;
+    assert_eq!(
+        totals(resource_exists::<Flag>.or(small), &steps)?,
+        [1, 2, 2]
+    );
+    assert_eq!(
+        totals(resource_exists::<Flag>.and(|| true), &steps)?,
+        [0, 1, 1]
+    );
+    assert_eq!(totals(|| false, &steps)?, [0, 0, 0]);
+    Ok(())
+}
+
+#[test]
+fn in_state_follows_the_state() -> Result<(), Error> {
+    #[derive(States, Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+    enum Mode {
+        #[default]
+        Menu,
+        Playing,
+    }
+    let start: &dyn Fn(&mut World) = &|w| {
+        w.init_state::<Mode>();
+    };
+    let play: &dyn Fn(&mut World) = &|w| {
+        w.resource_mut::<NextState<Mode>>()
+            .unwrap()
+            .set(Mode::Playing)
+    };
+    assert_eq!(
+        totals(in_state(Mode::Playing), &[&nothing, start, play, &nothing])?,
+        [0, 0, 1, 2],
+        "false before the state exists; the switch applies before Update"
+    );
+    Ok(())
+}
+
+#[test]
+fn a_skipped_system_keeps_its_change_detection_horizon() -> Result<(), Error> {
+    #[derive(Default)]
+    struct Seen(Vec<i32>);
+    fn watch(added: Query<&Health, Added<Health>>, mut seen: ResMut<Seen>) {
+        seen.0.extend(added.iter().map(|h| h.0));
+    }
+    let mut world = World::new();
+    world.init_resource::<Seen>();
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, watch.run_if(resource_exists::<Flag>))?;
+    world.insert_resource(Flag);
+    world.spawn(Health(1));
+    schedule.run(&mut world)?;
+    world.remove_resource::<Flag>()?;
+    world.spawn(Health(2));
+    schedule.run(&mut world)?; // skipped
+    world.spawn(Health(3));
+    schedule.run(&mut world)?; // skipped
+    world.insert_resource(Flag);
+    schedule.run(&mut world)?;
+    let mut seen = world.resource::<Seen>()?.0.clone();
+    seen.sort_unstable();
+    assert_eq!(
+        seen,
+        [1, 2, 3],
+        "the run after the skips sees what they missed"
+    );
+    let stats = schedule.stats();
+    assert_eq!((stats[0].runs, stats[0].skipped), (2, 2));
+    assert!(
+        stats[0].to_string().ends_with(", 2 skipped"),
+        "{}",
+        stats[0]
+    );
+    Ok(())
+}
+
+#[test]
+fn a_condition_that_writes_is_refused_when_added() {
+    fn sneaky(mut score: ResMut<Score>) -> bool {
+        score.0 += 1;
+        true
+    }
+    let mut schedule = Schedule::new();
+    let error = schedule
+        .add_system(Stage::Update, count.run_if(sneaky))
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the run condition `sneaky` of system `count` writes `Score` through `ResMut<Score>`: \
+         a run condition may only read"
+    );
+    let error = schedule
+        .add_system(Stage::Update, count.run_if(|_: Commands| true))
+        .unwrap_err();
+    assert!(matches!(error, Error::WritingCondition { .. }));
+}
+
+#[test]
+fn a_condition_reading_what_its_system_writes_is_allowed_and_scheduled_with_it() -> Result<(), Error>
+{
+    fn add(mut score: ResMut<Score>) {
+        score.0 += 1;
+    }
+    fn bump(mut score: ResMut<Score>) {
+        score.0 += 10;
+    }
+    let mut world = World::new();
+    world.init_resource::<Score>();
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, add.run_if(|s: Res<Score>| s.0 < 3))?;
+    schedule.add_system(Stage::Update, bump.run_if(|s: Res<Score>| s.0 == 3))?;
+    let why = schedule.explain()?;
+    let update = why.stage(Stage::Update).unwrap();
+    assert_eq!(update.batches.len(), 2, "both touch the score");
+    for _ in 0..5 {
+        schedule.run(&mut world)?;
+    }
+    assert_eq!(world.resource::<Score>()?.0, 13);
+    Ok(())
+}

@@ -1,0 +1,69 @@
+//! `#[derive(States)]`: marks a type as a game state machine's values.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Data, DeriveInput};
+
+use crate::crate_path::CratePath;
+use crate::options::{combine, parse_options};
+
+/// The `States` impl: the trait has no items, its supertraits (`Clone`,
+/// `Eq`, `Hash`, `Debug`, `Default`) are derived or written beside it.
+pub(crate) fn derive_states(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let mut errors = Vec::new();
+    if let Data::Union(data) = &input.data {
+        errors.push(syn::Error::new_spanned(
+            data.union_token,
+            "`States` cannot be derived for a union: a state is compared and hashed by value",
+        ));
+    }
+    let mut krate = CratePath::new();
+    parse_options(
+        &input.attrs,
+        "states",
+        "`crate = \"path\"`",
+        &mut errors,
+        |meta, errors| krate.parse(meta, errors),
+    );
+    combine(errors)?;
+    let krate = krate.get();
+    let name = &input.ident;
+    let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
+    Ok(quote! {
+        impl #impl_generics #krate::state::States for #name #type_generics #where_clause {}
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::{input, messages};
+
+    #[test]
+    fn enums_and_structs_get_the_marker_impl() {
+        let tokens = derive_states(&input("enum Mode { A, B }")).expect("valid");
+        assert!(
+            tokens
+                .to_string()
+                .contains(":: ecs_core :: state :: States for Mode")
+        );
+        let tokens = derive_states(&input("#[states(crate = \"engine\")] struct Level(u8);"))
+            .expect("valid");
+        assert!(
+            tokens
+                .to_string()
+                .contains("engine :: state :: States for Level")
+        );
+    }
+
+    #[test]
+    fn unions_are_refused() {
+        let error = derive_states(&input("union U { a: u8 }")).unwrap_err();
+        let messages = messages(error);
+        assert_eq!(messages.len(), 1);
+        assert_eq!(
+            messages[0].0,
+            "`States` cannot be derived for a union: a state is compared and hashed by value"
+        );
+    }
+}
