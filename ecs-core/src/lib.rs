@@ -11,6 +11,9 @@
 //!   ([`EntityInspection`]; every entity: [`World::inspect_all`]).
 //! - [`observer`]: functions that run when components arrive or leave
 //!   ([`World::observe`]).
+//! - [`ComponentHooks`]: functions a component type declares on itself
+//!   (`#[component(on_add = f, ...)]`), run with a [`DeferredWorld`] on
+//!   every structural change of the type.
 //! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
 //!   [`World::send`]) and read once each ([`EventReader`](system::EventReader)).
 
@@ -82,6 +85,7 @@ pub mod prelude;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::component::{DebugProbe, ViaDebug, WithoutDebug};
+    pub use crate::world::declared_hooks;
 }
 
 pub use bundle::Bundle;
@@ -93,9 +97,9 @@ pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use world::{
-    CommandQueue, Commands, ComponentInspection, EntityInspection, EntityMut, EntityRef,
-    HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer, View, ViewMut, World,
-    WorldInspection, WorldStats,
+    CommandQueue, Commands, ComponentHook, ComponentHooks, ComponentInspection, DeferredWorld,
+    EntityInspection, EntityMut, EntityRef, HeapBreakdown, HookContext, HookKind, IntoObserver,
+    MAX_OBSERVER_DEPTH, Observer, View, ViewMut, World, WorldInspection, WorldStats,
 };
 
 /// Proof, checked at compile time, that worlds and ids cross threads.

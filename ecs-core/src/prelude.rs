@@ -17,6 +17,7 @@ pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{Schedule, Stage};
 pub use crate::system::{EventReader, EventWriter, IntoSystem, Local, Res, ResMut, System};
 pub use crate::{
-    Bundle, Commands, Component, Entity, EntityMap, EntityMut, EntityRef, Error, MapEntities,
-    ObserverId, Query, SystemParam, World,
+    Bundle, Commands, Component, ComponentHook, ComponentHooks, DeferredWorld, Entity, EntityMap,
+    EntityMut, EntityRef, Error, HookContext, HookKind, MapEntities, ObserverId, Query,
+    SystemParam, World,
 };

@@ -4,6 +4,7 @@
 
 mod change;
 mod commands;
+mod component_hooks;
 mod entity_ref;
 mod event;
 mod group;
@@ -33,6 +34,9 @@ use crate::view::{Exclusive, WorldData, WorldView};
 
 pub use commands::{CommandQueue, Commands};
 pub(crate) use commands::{LaneLayout, ReservationLane};
+pub use component_hooks::{
+    ComponentHook, ComponentHooks, DeferredWorld, HookContext, HookKind, declared_hooks,
+};
 pub use entity_ref::{EntityMut, EntityRef};
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
@@ -40,6 +44,7 @@ pub(crate) use observe::{ObserverRunner, observer_name};
 pub use stats::{HeapBreakdown, WorldStats};
 pub use typed_view::{View, ViewMut};
 
+use component_hooks::HookRegistry;
 use hooks::{Hooks, ObserverHook};
 use observe::Observers;
 use structural::Structural;
@@ -85,6 +90,8 @@ pub struct World {
     events: EventRegistry,
     /// What runs when components arrive and leave.
     observers: Observers,
+    /// The hooks of each component type, and the arrivals that have one.
+    component_hooks: HookRegistry,
 }
 
 impl World {
@@ -185,6 +192,14 @@ impl World {
     ) -> Result<Option<T>, Error> {
         self.data.entities.check(entity)?;
         let (id, set) = self.data.storages.register_root::<T>();
+        if T::DECLARES_HOOKS {
+            self.component_hooks.sync(&self.data.storages);
+        }
+        if self.component_hooks.follow_departures() {
+            // SAFETY: `register_root` gave `set` as the root of `id`'s
+            // storage in this world's storages.
+            return Ok(unsafe { self.insert_replacing(id, set, entity, component) });
+        }
         let replaced = self.dispatching(|world| {
             // SAFETY: `register_root` gave `set` as the root of `id`'s storage
             // in this world's storages, which the funnel borrows.
@@ -210,6 +225,14 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.data.entities.check(entity)?;
+        if B::DECLARES_HOOKS {
+            self.bundles.of::<B>(&mut self.data.storages);
+            self.component_hooks.sync(&self.data.storages);
+        }
+        if self.component_hooks.follow_departures() {
+            self.insert_bundle_replacing(entity, bundle);
+            return Ok(());
+        }
         self.dispatching(|world| {
             let (bundles, mut structural) = world.split();
             let ids = &bundles.of::<B>(structural.storages).ids;
@@ -242,7 +265,7 @@ impl World {
         let Some((id, set)) = self.data.storages.lookup::<T>() else {
             return Err(Error::missing::<T>(entity));
         };
-        let removed = if self.observers.follow_removals() {
+        let removed = if self.follow_departures() {
             self.remove_observed(id, entity)
         } else {
             // SAFETY: `lookup` gave `set` as the root of `id`'s storage in
@@ -355,7 +378,7 @@ impl World {
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
         self.data.entities.check(entity)?;
-        if self.observers.follow_removals() {
+        if self.follow_departures() {
             self.despawn_observed(entity);
         } else {
             self.split().1.despawn(entity);
@@ -423,7 +446,7 @@ impl World {
         // go with the rest. Those the `OnRemove` observers reserve from here
         // on stay, for their commands apply after the clear.
         self.settle_reserved();
-        if self.observers.follow_removals() {
+        if self.follow_departures() {
             let observed = self.announce_clear();
             self.clear_observed(observed);
         } else {
@@ -509,6 +532,7 @@ impl World {
             masks: &mut data.masks,
             hooks: Hooks {
                 groups: &mut data.groups,
+                components: &mut self.component_hooks,
                 observers: ObserverHook {
                     index: &observers.registry.index,
                     fired: &mut observers.fired,
@@ -518,14 +542,16 @@ impl World {
         (&mut self.bundles, structural)
     }
 
-    /// Whether no group and no observer follows structural change here, so an
-    /// insert or a removal changes the storage and the mask and nothing else
-    /// (`Structural::insert_unhooked`, `Structural::remove_unhooked`).
+    /// Whether no group, no observer and no component hook follows
+    /// structural change here, so an insert or a removal changes the storage
+    /// and the mask and nothing else (`Structural::insert_unhooked`,
+    /// `Structural::remove_unhooked`).
     #[inline]
     pub(super) fn structure_unhooked(&self) -> bool {
         self.data.groups.is_empty()
             && !self.observers.follow_additions()
-            && !self.observers.follow_removals()
+            && !self.component_hooks.follow_arrivals()
+            && !self.follow_departures()
     }
 
     /// A read-only view of this world, for queries.

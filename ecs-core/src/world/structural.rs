@@ -61,6 +61,9 @@ impl Structural<'_> {
         value: T,
     ) -> Option<T> {
         debug_assert!(self.storages.root::<T>(id) == set);
+        if T::DECLARES_HOOKS {
+            self.sync_component_hooks();
+        }
         // SAFETY: `set` is `T`'s live storage in `self.storages` (caller's
         // contract), and `masks` and `clock` are this funnel's, which `self`
         // borrows mutably: the `&mut` made inside ends before the hooks
@@ -146,9 +149,20 @@ impl Structural<'_> {
         bundle: B,
         entity: Entity,
     ) {
+        if B::DECLARES_HOOKS {
+            self.sync_component_hooks();
+        }
         let mut writer = BundleWriter::new(self);
         bundle.write(&mut writer, &mut ids.iter(), entity);
         writer.finish();
+    }
+
+    /// Reads the hooks of the component types registered since the last
+    /// look: called before the first arrival of a type that declares hooks
+    /// (a constant per type, so the call compiles away for the others).
+    #[inline]
+    fn sync_component_hooks(&mut self) {
+        self.hooks.components.sync(self.storages);
     }
 
     /// Allocates an entity and gives it every component of `bundle`.
@@ -157,6 +171,9 @@ impl Structural<'_> {
     /// a type takes the general path, where the later value replaces the earlier.
     #[inline]
     pub(crate) fn spawn<B: Bundle>(&mut self, info: &BundleInfo, bundle: B) -> Entity {
+        if B::DECLARES_HOOKS {
+            self.sync_component_hooks();
+        }
         let entity = self.entities.alloc();
         if info.distinct {
             let columns = B::columns(self.storages, &mut info.ids.iter());
@@ -184,6 +201,9 @@ impl Structural<'_> {
         mut bundles: impl Iterator<Item = B>,
         spawned: &mut Vec<Entity>,
     ) {
+        if B::DECLARES_HOOKS {
+            self.sync_component_hooks();
+        }
         let additional = bundles.size_hint().0;
         // Settles reserved ids too: from here on the free list, then fresh
         // indices, are exactly what `alloc` hands out.
@@ -384,7 +404,8 @@ impl Structural<'_> {
         let tick = self.clock.advance();
         let mut arrivals = Vec::new();
         let masks = &mut *self.masks;
-        let hooked = !self.hooks.is_idle();
+        // A type arriving here for the first time may declare hooks.
+        let hooked = !self.hooks.is_idle() || storages.declare_hooks();
         self.storages.absorb(storages, map, tick, |id, arrived| {
             for entity in arrived {
                 masks.mark(entity.index(), id);
@@ -393,6 +414,7 @@ impl Structural<'_> {
                 arrivals.push((id, arrived.to_vec()));
             }
         });
+        self.sync_component_hooks();
         // Groups pack an entity once it holds every type they own: only now
         // is everything in place.
         for (id, arrived) in arrivals {

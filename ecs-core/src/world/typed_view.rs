@@ -75,6 +75,9 @@ impl World {
     #[inline]
     pub fn view_mut<T: Component>(&mut self) -> ViewMut<'_, T> {
         let (id, set) = self.data.storages.register_root::<T>();
+        if T::DECLARES_HOOKS {
+            self.component_hooks.sync(&self.data.storages);
+        }
         let unhooked = self.structure_unhooked();
         ViewMut {
             world: self,
@@ -214,7 +217,7 @@ pub struct ViewMut<'w, T: Component> {
     /// storages never move or drop while their world lives, and every access
     /// below makes a reference from it only for the length of one call.
     set: NonNull<SparseSet<T>>,
-    /// No group or observer follows structural change in `world`
+    /// No group, observer or component hook follows structural change in `world`
     /// ([`World::structure_unhooked`]): inserts and removals take the funnel's
     /// unhooked path. Nothing can add a group or an observer while the view
     /// borrows the world but observers' commands, after which the view looks
@@ -259,6 +262,16 @@ impl<T: Component> ViewMut<'_, T> {
                 )
             });
         }
+        if self.world.component_hooks.follow_departures() {
+            let view = RefindOnDrop(self);
+            // SAFETY: `set` is the root of storage `id` in this world, a
+            // `SparseSet<T>` (`register_root` gave both, and storages stay put).
+            return Ok(unsafe {
+                view.0
+                    .world
+                    .insert_replacing(view.0.id, view.0.set, entity, value)
+            });
+        }
         // SAFETY: `set` is the root of storage `id` in this world, a
         // `SparseSet<T>` (`register_root` gave both, and storages stay put).
         let replaced = unsafe {
@@ -300,7 +313,7 @@ impl<T: Component> ViewMut<'_, T> {
             unsafe {
                 Structural::remove_unhooked(&mut self.world.data.masks, self.id, self.set, entity)
             }
-        } else if self.world.observers.follow_removals() {
+        } else if self.world.follow_departures() {
             let view = RefindOnDrop(self);
             view.0.world.remove_observed(view.0.id, entity)
         } else {
@@ -414,6 +427,9 @@ impl<T: Component> ViewMut<'_, T> {
     #[cold]
     fn find_storage_again(&mut self) {
         (self.id, self.set) = self.world.data.storages.register_root::<T>();
+        if T::DECLARES_HOOKS {
+            self.world.component_hooks.sync(&self.world.data.storages);
+        }
         self.unhooked = self.world.structure_unhooked();
     }
 
