@@ -8,7 +8,6 @@ mod component_hooks;
 mod entity_ref;
 mod event;
 mod group;
-mod hooks;
 mod inspect;
 mod merge;
 mod observe;
@@ -16,7 +15,6 @@ mod query;
 mod resource;
 #[cfg(feature = "serde")]
 mod snapshot;
-mod spawn_run;
 mod stats;
 mod structural;
 mod typed_view;
@@ -45,9 +43,8 @@ pub use stats::{HeapBreakdown, WorldStats};
 pub use typed_view::{View, ViewMut};
 
 use component_hooks::HookRegistry;
-use hooks::{Hooks, ObserverHook};
 use observe::Observers;
-use structural::Structural;
+use structural::held_components;
 
 /// A container of entities and their components.
 ///
@@ -126,11 +123,7 @@ impl World {
     /// ```
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        self.dispatching(|world| {
-            let (bundles, mut structural) = world.split();
-            let info = bundles.of::<B>(structural.storages);
-            structural.spawn(info, bundle)
-        })
+        self.transaction().spawn(bundle)
     }
 
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
@@ -160,11 +153,7 @@ impl World {
     {
         let bundles = bundles.into_iter();
         let mut spawned = Vec::with_capacity(bundles.size_hint().0);
-        self.dispatching(|world| {
-            let (infos, mut structural) = world.split();
-            let info = infos.of::<B>(structural.storages);
-            structural.spawn_many(info, bundles, &mut spawned);
-        });
+        self.transaction().spawn_batch(bundles, &mut spawned);
         spawned
     }
 
@@ -191,21 +180,7 @@ impl World {
         component: T,
     ) -> Result<Option<T>, Error> {
         self.data.entities.check(entity)?;
-        let (id, set) = self.data.storages.register_root::<T>();
-        if T::DECLARES_HOOKS {
-            self.component_hooks.sync(&self.data.storages);
-        }
-        if self.component_hooks.follow_departures() {
-            // SAFETY: `register_root` gave `set` as the root of `id`'s
-            // storage in this world's storages.
-            return Ok(unsafe { self.insert_replacing(id, set, entity, component) });
-        }
-        let replaced = self.dispatching(|world| {
-            // SAFETY: `register_root` gave `set` as the root of `id`'s storage
-            // in this world's storages, which the funnel borrows.
-            unsafe { world.split().1.insert_into(id, set, entity, component) }
-        });
-        Ok(replaced)
+        Ok(self.transaction().insert(entity, component))
     }
 
     /// Gives `entity` every component of `bundle`; values it replaces are dropped.
@@ -225,19 +200,7 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.data.entities.check(entity)?;
-        if B::DECLARES_HOOKS {
-            self.bundles.of::<B>(&mut self.data.storages);
-            self.component_hooks.sync(&self.data.storages);
-        }
-        if self.component_hooks.follow_departures() {
-            self.insert_bundle_replacing(entity, bundle);
-            return Ok(());
-        }
-        self.dispatching(|world| {
-            let (bundles, mut structural) = world.split();
-            let ids = &bundles.of::<B>(structural.storages).ids;
-            structural.insert_bundle(ids, bundle, entity);
-        });
+        self.transaction().insert_bundle(entity, bundle);
         Ok(())
     }
 
@@ -262,17 +225,9 @@ impl World {
     #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
         self.data.entities.check(entity)?;
-        let Some((id, set)) = self.data.storages.lookup::<T>() else {
-            return Err(Error::missing::<T>(entity));
-        };
-        let removed = if self.follow_departures() {
-            self.remove_observed(id, entity)
-        } else {
-            // SAFETY: `lookup` gave `set` as the root of `id`'s storage in
-            // this world's storages, which the funnel borrows.
-            unsafe { self.split().1.remove_from(id, set, entity) }
-        };
-        removed.ok_or_else(|| Error::missing::<T>(entity))
+        self.transaction()
+            .remove(entity)
+            .ok_or_else(|| Error::missing::<T>(entity))
     }
 
     /// Whether `entity` is alive and has a `T`. False for dead or unknown entities.
@@ -378,11 +333,7 @@ impl World {
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
         self.data.entities.check(entity)?;
-        if self.follow_departures() {
-            self.despawn_observed(entity);
-        } else {
-            self.split().1.despawn(entity);
-        }
+        self.transaction().despawn(entity);
         Ok(())
     }
 
@@ -442,16 +393,7 @@ impl World {
     /// assert_eq!(world.spawn(()).version(), 2);
     /// ```
     pub fn clear(&mut self) {
-        // Ids reserved so far are handed out already: they become alive and
-        // go with the rest. Those the `OnRemove` observers reserve from here
-        // on stay, for their commands apply after the clear.
-        self.settle_reserved();
-        if self.follow_departures() {
-            let observed = self.announce_clear();
-            self.clear_observed(observed);
-        } else {
-            self.split().1.clear();
-        }
+        self.transaction().clear();
     }
 
     /// A read-only handle to a live entity.
@@ -514,44 +456,7 @@ impl World {
     ) -> Result<impl Iterator<Item = &ComponentInfo> + '_, Error> {
         self.data.entities.check(entity)?;
         let storages = &self.data.storages;
-        Ok(Structural::held(storages, &self.data.masks, entity).map(|id| storages.info(id)))
-    }
-
-    /// The bundle registry, and the structural funnel, borrowed apart so a
-    /// bundle's info can be read while its components are placed. Inlined:
-    /// every structural call goes through it, and a call would build the
-    /// funnel's borrows in memory.
-    #[inline]
-    fn split(&mut self) -> (&mut BundleRegistry, Structural<'_>) {
-        let data = &mut self.data;
-        let observers = &mut self.observers;
-        let structural = Structural {
-            clock: &mut data.clock,
-            storages: &mut data.storages,
-            entities: &mut data.entities,
-            masks: &mut data.masks,
-            hooks: Hooks {
-                groups: &mut data.groups,
-                components: &mut self.component_hooks,
-                observers: ObserverHook {
-                    index: &observers.registry.index,
-                    fired: &mut observers.fired,
-                },
-            },
-        };
-        (&mut self.bundles, structural)
-    }
-
-    /// Whether no group, no observer and no component hook follows
-    /// structural change here, so an insert or a removal changes the storage
-    /// and the mask and nothing else (`Structural::insert_unhooked`,
-    /// `Structural::remove_unhooked`).
-    #[inline]
-    pub(super) fn structure_unhooked(&self) -> bool {
-        self.data.groups.is_empty()
-            && !self.observers.follow_additions()
-            && !self.component_hooks.follow_arrivals()
-            && !self.follow_departures()
+        Ok(held_components(storages, &self.data.masks, entity).map(|id| storages.info(id)))
     }
 
     /// A read-only view of this world, for queries.

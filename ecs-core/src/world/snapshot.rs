@@ -91,7 +91,7 @@ impl World {
         let mut world = World::new();
         world.data.entities = entities;
         world.data.resources = resources;
-        world.split().1.adopt(&mut storages);
+        world.transaction().adopt(&mut storages);
         Ok(world)
     }
 

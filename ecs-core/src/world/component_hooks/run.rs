@@ -4,14 +4,11 @@
 //! panic abandons).
 
 use core::panic::AssertUnwindSafe;
-use core::ptr::NonNull;
 use std::panic::catch_unwind;
 
-use crate::bundle::Bundle;
-use crate::component::{Component, ComponentId};
+use crate::component::ComponentId;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::storage::SparseSet;
 use crate::util::PanicPayload;
 
 use super::super::observe::{ObserverCommands, Recorder};
@@ -155,57 +152,5 @@ impl World {
         }
         self.abandon_on_panic(announced, &mut commands);
         commands
-    }
-
-    /// [`World::insert`] where departure hooks may run: the `on_replace`
-    /// hook of a value it overwrites runs first, while that value is in
-    /// place, and its commands apply after the insert's own hooks' and
-    /// observers'.
-    ///
-    /// # Safety
-    /// `set` is the root pointer of the storage registered as `id` in this
-    /// world's storages (a `SparseSet<T>`).
-    #[inline(never)]
-    pub(in crate::world) unsafe fn insert_replacing<T: Component>(
-        &mut self,
-        id: ComponentId,
-        set: NonNull<SparseSet<T>>,
-        entity: Entity,
-        value: T,
-    ) -> Option<T> {
-        let commands = self.announce_replacement(&[id], entity);
-        let mut replaced = None;
-        let done = catch_unwind(AssertUnwindSafe(|| {
-            replaced = self.dispatching(|world| {
-                // SAFETY: `set` is the root of `id`'s storage here (caller's
-                // contract); the hooks that ran since change no structure
-                // and cannot replace the world (they never hold `&mut
-                // World`), and storages never move while their world lives.
-                unsafe { world.split().1.insert_into(id, set, entity, value) }
-            });
-        }));
-        self.apply_after(done, commands);
-        replaced
-    }
-
-    /// [`World::insert_bundle`] where departure hooks may run: the
-    /// `on_replace` hooks of the values it overwrites run first, as in
-    /// [`insert_replacing`](Self::insert_replacing).
-    #[inline(never)]
-    pub(in crate::world) fn insert_bundle_replacing<B: Bundle>(
-        &mut self,
-        entity: Entity,
-        bundle: B,
-    ) {
-        let ids = self.bundles.of::<B>(&mut self.data.storages).ids.to_vec();
-        let commands = self.announce_replacement(&ids, entity);
-        let done = catch_unwind(AssertUnwindSafe(|| {
-            self.dispatching(|world| {
-                let (bundles, mut structural) = world.split();
-                let ids = &bundles.of::<B>(structural.storages).ids;
-                structural.insert_bundle(ids, bundle, entity);
-            });
-        }));
-        self.apply_after(done, commands);
     }
 }

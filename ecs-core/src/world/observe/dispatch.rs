@@ -17,14 +17,15 @@ use core::panic::AssertUnwindSafe;
 use std::panic::catch_unwind;
 use std::sync::Arc;
 
-use crate::component::{Component, ComponentId};
+use crate::component::ComponentId;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::observer::{Fired, TriggerKind};
 use crate::util::{DeferredPanic, PanicPayload, SyncCell};
 
 use super::super::component_hooks::HookKind;
-use super::super::{CommandQueue, World, structural::Structural};
+use super::super::structural::held_components;
+use super::super::{CommandQueue, World};
 use super::{MAX_OBSERVER_DEPTH, ObserverCommands, Recorder};
 
 /// Holds a world through a structural call, so that should the call unwind
@@ -107,31 +108,30 @@ impl World {
         self.apply_observer_commands(commands);
     }
 
-    /// Takes component `id` (which must be `T`'s) away from the live
-    /// `entity` with its `OnRemove` observers, then its `on_replace` and
-    /// `on_remove` hooks, run first, while it is still there, and their
-    /// commands applied after. Should one of them panic, nothing is removed
-    /// and their commands are dropped.
+    /// Announces that component `id` is about to leave the live `entity`:
+    /// when the entity holds it, its `OnRemove` observers, then its
+    /// `on_replace` and `on_remove` hooks, run while it is still there.
+    /// Returns their commands, for the caller to apply once the removal is
+    /// made; should one of them panic, the commands are abandoned and the
+    /// panic resumes, so the caller removes nothing.
     #[inline(never)]
-    pub(in crate::world) fn remove_observed<T: Component>(
+    pub(in crate::world) fn announce_removal(
         &mut self,
         id: ComponentId,
         entity: Entity,
-    ) -> Option<T> {
+    ) -> ObserverCommands {
         let mut commands = ObserverCommands::default();
         if self.data.storages.erased_by_id(id).contains(entity) {
-            let announced = self.announce_removal(id, entity, &mut commands);
+            let announced = self.announce_leaving(id, entity, &mut commands);
             self.abandon_on_panic(announced, &mut commands);
         }
-        let removed = self.split().1.remove(id, entity);
-        self.apply_observer_commands(commands);
-        removed
+        commands
     }
 
     /// Runs what hears of component `id` leaving the live `entity`, which
     /// holds it: its `OnRemove` observers, then its `on_replace` and
     /// `on_remove` hooks.
-    fn announce_removal(
+    fn announce_leaving(
         &mut self,
         id: ComponentId,
         entity: Entity,
@@ -158,19 +158,18 @@ impl World {
         )
     }
 
-    /// Despawns the live `entity` with the `OnRemove` observers of every
-    /// component it holds run first (in component id order), then its
-    /// `on_replace`, `on_remove` and `on_despawn` hooks, and their commands
-    /// applied after, even when a `Drop` of the despawn panics. Should an
-    /// observer or a hook panic, nothing is despawned and their commands
-    /// are dropped.
+    /// Announces that the live `entity` is about to be despawned: the
+    /// `OnRemove` observers of every component it holds (in component id
+    /// order), then its `on_replace`, `on_remove` and `on_despawn` hooks.
+    /// Returns their commands, for the caller to apply once the despawn is
+    /// made; should one of them panic, the commands are abandoned and the
+    /// panic resumes, so the caller despawns nothing.
     #[inline(never)]
-    pub(in crate::world) fn despawn_observed(&mut self, entity: Entity) {
+    pub(in crate::world) fn announce_despawn(&mut self, entity: Entity) -> ObserverCommands {
         let mut commands = ObserverCommands::default();
         let announced = self.announce_despawn_now(entity, &mut commands);
         self.abandon_on_panic(announced, &mut commands);
-        let despawned = catch_unwind(AssertUnwindSafe(|| self.split().1.despawn(entity)));
-        self.apply_after(despawned, commands);
+        commands
     }
 
     #[inline(never)]
@@ -180,7 +179,7 @@ impl World {
         commands: &mut ObserverCommands,
     ) -> Result<(), PanicPayload> {
         let held: Vec<ComponentId> =
-            Structural::held(&self.data.storages, &self.data.masks, entity).collect();
+            held_components(&self.data.storages, &self.data.masks, entity).collect();
         for &component in &held {
             if self
                 .observers
@@ -218,14 +217,6 @@ impl World {
             self.abandon_on_panic(announced, &mut commands);
         }
         commands
-    }
-
-    /// Clears the world (after [`announce_clear`](Self::announce_clear)),
-    /// then applies the commands its observers recorded, even when a `Drop`
-    /// of the clear panics.
-    pub(in crate::world) fn clear_observed(&mut self, commands: ObserverCommands) {
-        let cleared = catch_unwind(AssertUnwindSafe(|| self.split().1.clear()));
-        self.apply_after(cleared, commands);
     }
 
     /// Whether anything (an `OnRemove` observer, a departure hook) must

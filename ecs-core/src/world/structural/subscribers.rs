@@ -9,11 +9,11 @@ use crate::group::Groups;
 use crate::observer::{Fired, ObserverIndex, TriggerKind};
 use crate::storage::Storages;
 
-use super::component_hooks::{HookKind, HookRegistry};
+use super::super::component_hooks::{HookKind, HookRegistry};
 
 /// Something that follows the structural changes of a world.
 ///
-/// The structural funnel (`world/structural.rs`) calls these around every
+/// The structural funnel (`world/structural/funnel.rs`) calls these around every
 /// change, whichever `World` method, batch or handle made it; nothing else
 /// adds or removes components. Each call gets the storages, after or before
 /// the change as its name says, and may reorder entities inside them but

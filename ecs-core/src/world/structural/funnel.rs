@@ -1,6 +1,7 @@
-//! The one funnel for structural change: every component added or removed and
-//! every entity spawned or despawned passes through here, with the entity's
-//! component mask and every [`StructuralHook`] kept in step.
+//! The funnel: every component added or removed and every entity spawned or
+//! despawned changes the storages here, with the entity's component mask and
+//! every [`StructuralHook`] kept in step. Only the transaction
+//! (`transaction.rs`) opens it.
 
 use core::panic::AssertUnwindSafe;
 use core::ptr::NonNull;
@@ -12,8 +13,8 @@ use crate::entity::{Entities, Entity, EntityMap};
 use crate::storage::{SparseSet, Storages};
 use crate::util::{DeferredPanic, PanicPayload};
 
-use super::hooks::{Hooks, StructuralHook};
 use super::spawn_run::Source;
+use super::subscribers::{Hooks, StructuralHook};
 
 /// The parts of a world a structural change touches, borrowed together.
 pub(crate) struct Structural<'a> {
@@ -285,15 +286,6 @@ impl Structural<'_> {
         }
     }
 
-    /// Takes component `id` (which must be `T`'s) away from the live `entity`.
-    #[inline]
-    pub(crate) fn remove<T: Component>(&mut self, id: ComponentId, entity: Entity) -> Option<T> {
-        let set = self.storages.root::<T>(id);
-        // SAFETY: `root` checked that `set` is the root of `id`'s storage, a
-        // `SparseSet<T>`, in `self.storages`.
-        unsafe { self.remove_from(id, set, entity) }
-    }
-
     /// Takes component `id` away from the live `entity`; `set` is its storage.
     ///
     /// # Safety
@@ -422,18 +414,6 @@ impl Structural<'_> {
                 self.hooks.after_add(id, entity, self.storages);
             }
         }
-    }
-
-    /// The components the live `entity` holds, in id order.
-    pub(crate) fn held<'a>(
-        storages: &'a Storages,
-        masks: &ComponentMasks,
-        entity: Entity,
-    ) -> impl Iterator<Item = ComponentId> + 'a {
-        let beyond = (MASKED_COMPONENTS as u32..storages.len() as u32)
-            .map(ComponentId)
-            .filter(move |&id| storages.erased_by_id(id).contains(entity));
-        masked_ids(masks.get(entity.index())).chain(beyond)
     }
 }
 
