@@ -41,7 +41,7 @@ extern crate self as ecs_core;
 //                                writes storages, reads into a staging allocator and storages
 //   6. view, access              WorldView, the one door to a world's data; access sets
 //   7. query                     fetches, filters, plans, iteration
-//   8. world                     World: entity operations, the structural funnel
+//   8. world                     World: entity operations, the structural transaction
 //                                with its hooks, commands, and every other `impl World`
 //   9. system                    params, function / exclusive / `System` systems, access
 //  10. schedule                  stages, ordering, the executor, stats, explain

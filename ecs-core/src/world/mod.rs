@@ -78,7 +78,8 @@ use structural::held_components;
 /// ```
 #[derive(Default)]
 pub struct World {
-    /// What views reach; its structure changes only through [`Structural`].
+    /// What views reach; its structure changes only through the transaction
+    /// of `structural/`.
     data: WorldData,
     bundles: BundleRegistry,
     /// What [`World::commands`] records, until [`World::flush`].

@@ -252,6 +252,19 @@ impl Transaction<'_> {
         world.apply_after(cleared, commands);
     }
 
+    /// Makes the ids reserved by `Commands::spawn` alive, with no
+    /// components yet; `made` gets each with its reservation number. The
+    /// numbers in `unused` (ascending), which nobody was given, spend no
+    /// slot and no version (see `Entities::settle_except`).
+    #[inline]
+    pub(in crate::world) fn settle_reserved_except(
+        self,
+        unused: &[u32],
+        made: impl FnMut(u32, Entity),
+    ) {
+        self.world.data.entities.settle_except(unused, made);
+    }
+
     /// Moves every entity of `other` here under fresh ids, with its absent
     /// resources and their event stores; returns where each entity went.
     pub(in crate::world) fn merge(self, mut other: World) -> EntityMap {
