@@ -33,10 +33,14 @@ pub use access::{Conflict, SystemAccess};
 pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
 pub use config::{IntoSystem, SystemConfig};
 pub use event::{EventReader, EventWriter};
+#[doc(hidden)]
 pub use function::SystemParamFunction;
 pub use local::Local;
+#[doc(hidden)]
 pub use observer::ObserverFunction;
-pub use param::{ParamItem, SystemParam, SystemWorld};
+#[doc(hidden)]
+pub use param::SystemWorld;
+pub use param::{ParamItem, SystemParam};
 pub use res::{Res, ResMut};
 
 pub(crate) use erased::AnySystem;
