@@ -92,7 +92,9 @@ impl Transaction<'_> {
             world.component_hooks.sync(&world.data.storages);
         }
         if world.component_hooks.follow_departures() {
-            // SAFETY: the caller's contract.
+            // SAFETY: `set` is the root of `id`'s storage, a `SparseSet<T>`,
+            // in this world's storages (the caller's contract), which is
+            // all `insert_replacing` asks.
             return unsafe { Transaction { world }.insert_replacing(id, set, entity, value) };
         }
         world.dispatching(|world| {
@@ -194,7 +196,9 @@ impl Transaction<'_> {
     ) -> Option<T> {
         let world = self.world;
         if world.follow_departures() {
-            // SAFETY: the caller's contract.
+            // SAFETY: `set` is the root of `id`'s storage, a `SparseSet<T>`,
+            // in this world's storages (the caller's contract), which is
+            // all `remove_announced` asks.
             return unsafe { Transaction { world }.remove_announced(id, set, entity) };
         }
         // SAFETY: `set` is the root of `id`'s storage in this world's

@@ -107,7 +107,9 @@ impl<T: Component> TypedStorage<T> {
             storage: self,
             world,
         };
-        // SAFETY: as in `insert`.
+        // SAFETY: `set` is the root of storage `id` in this world, a
+        // `SparseSet<T>` (`register_root` gave both, storages stay put, and
+        // after every change that ran commands the storage was found again).
         unsafe {
             refind
                 .world
