@@ -2,16 +2,26 @@
 # Runs ecs-core's test binaries under valgrind memcheck: any invalid read or write,
 # use of uninitialised memory, or definite leak fails the run.
 #
-# Usage: scripts/memcheck.sh            (property tests shortened for valgrind's ~50x slowdown)
-#        ECS_MODEL_CASES=1000 scripts/memcheck.sh
-#        MEMCHECK_QUERY_MODEL_CASES=1 scripts/memcheck.sh   (query_model alone shortened, as CI does)
-# Each binary's time is printed after it.
+# Usage: scripts/memcheck.sh            (CI's set: the binaries in scripts/memcheck_ci.list, which
+#                                        together reach every unsafe block the suite reaches)
+#        scripts/memcheck.sh --all      (every binary: before a release)
+#        ECS_MODEL_CASES=1000 scripts/memcheck.sh --all
+#        MEMCHECK_QUERY_MODEL_CASES=1 scripts/memcheck.sh --all   (query_model alone shortened)
+# Property tests are shortened for valgrind's ~50x slowdown. Each binary's time is printed after it.
+# scripts/unsafe_reach.sh measures which binaries reach which unsafe block and rewrites the list.
 #
 # The binaries that drive trybuild run rustc, not our code, so they are skipped here (found by
 # what they link: trybuild_drivers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/trybuild_drivers.sh
+
+all=0
+case "${1:-}" in
+    --all) all=1 ;;
+    "") ;;
+    *) echo "usage: scripts/memcheck.sh [--all]" >&2; exit 2 ;;
+esac
 
 if ! command -v valgrind >/dev/null; then
     echo "valgrind is not installed (apt-get install valgrind)" >&2
@@ -44,6 +54,28 @@ for binary in "${skipped[@]}"; do
     echo "-- valgrind skips $(basename "$binary"): it drives trybuild"
 done
 
+# A binary's name without cargo's hash suffix.
+name_of() { basename "$1" | sed 's/-[0-9a-f]*$//'; }
+
+if [ "$all" -eq 0 ]; then
+    mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/memcheck_ci.list | grep -v '^$')
+    chosen=()
+    for name in "${wanted[@]}"; do
+        found=""
+        for binary in "${checked[@]}"; do
+            if [ "$(name_of "$binary")" = "$name" ]; then found="$binary"; fi
+        done
+        if [ -z "$found" ]; then
+            echo "memcheck: scripts/memcheck_ci.list names $name, which is not a test binary" \
+                "of ecs-core: rerun scripts/unsafe_reach.sh --write" >&2
+            exit 1
+        fi
+        chosen+=("$found")
+    done
+    echo "-- CI's set: ${#chosen[@]} of ${#checked[@]} binaries (scripts/memcheck_ci.list; --all for every one)"
+    checked=("${chosen[@]}")
+fi
+
 failed=0
 for binary in "${checked[@]}"; do
     echo "== valgrind $(basename "$binary")"
@@ -52,8 +84,8 @@ for binary in "${checked[@]}"; do
     # query_kinds, provenance and disjoint_access_miri. MEMCHECK_QUERY_MODEL_CASES (CI: 1)
     # shortens it alone; unset, it runs as many cases as the rest.
     cases="$ECS_MODEL_CASES"
-    case "$(basename "$binary")" in
-        query_model-*) cases="${MEMCHECK_QUERY_MODEL_CASES:-$ECS_MODEL_CASES}" ;;
+    case "$(name_of "$binary")" in
+        query_model) cases="${MEMCHECK_QUERY_MODEL_CASES:-$ECS_MODEL_CASES}" ;;
     esac
     # Panics that tests provoke on purpose unwind normally; valgrind sees nothing wrong.
     start=$SECONDS

@@ -113,9 +113,9 @@ pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use world::{
-    Commands, ComponentHook, ComponentHooks, ComponentInspection, DeferredWorld, EntityInspection,
-    EntityMut, EntityRef, HookContext, HookKind, IntoObserver, Observer, View, ViewMut, World,
-    WorldInspection, WorldStats,
+    Commands, ComponentHook, ComponentHooks, ComponentInspection, ComponentType, DeferredWorld,
+    EntityInspection, EntityMut, EntityRef, HookContext, HookKind, IntoObserver, Observer,
+    ObserverEntry, View, ViewMut, World, WorldInspection, WorldStats,
 };
 // Plumbing a game does not name: what generated code and the crate's own
 // types need, public for them and kept off the front page.

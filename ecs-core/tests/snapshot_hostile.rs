@@ -1,6 +1,7 @@
 //! Hostile snapshots: truncated, bit-flipped, random and crafted input is an
 //! error (or a valid world), never a panic; no allocation is larger than the
-//! input justifies; and a running world loaded into is unchanged by an error.
+//! input justifies, nor all of a load's memory together; and a running world
+//! loaded into is unchanged by an error.
 #![cfg(feature = "serde")]
 
 mod snapshot_common;
@@ -15,38 +16,49 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use snapshot_common::*;
 
-/// Records, per thread, the largest single allocation while a load runs, so
-/// tests running at once on other threads do not count.
+/// Records, per thread, the largest single allocation while a load runs and
+/// the most bytes its allocations held at once, so tests running at once on
+/// other threads do not count.
 struct Measuring;
 
 thread_local! {
     static MEASURING: Cell<bool> = const { Cell::new(false) };
     static LARGEST: Cell<usize> = const { Cell::new(0) };
+    /// Bytes allocated minus bytes freed since measuring began (a free of
+    /// memory allocated before makes it negative).
+    static HELD: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
 }
 
 // SAFETY: every call forwards to `System` unchanged; the thread-locals are
 // `const`-initialised cells, which never allocate.
 unsafe impl GlobalAlloc for Measuring {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
+        note(layout.size(), layout.size() as isize);
         // SAFETY: forwarded from the caller.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note(0, -(layout.size() as isize));
         // SAFETY: forwarded from the caller.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
+        note(new_size, new_size as isize - layout.size() as isize);
         // SAFETY: forwarded from the caller.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
 
-fn note(size: usize) {
+/// Notes an allocation of `size` bytes that changes the bytes held by `change`.
+fn note(size: usize, change: isize) {
     let _ = MEASURING.try_with(|measuring| {
         if measuring.get() {
             let _ = LARGEST.try_with(|largest| largest.set(largest.get().max(size)));
+            let _ = HELD.try_with(|held| {
+                held.set(held.get() + change);
+                let _ = PEAK.try_with(|peak| peak.set(peak.get().max(held.get())));
+            });
         }
     });
 }
@@ -58,17 +70,26 @@ static ALLOCATOR: Measuring = Measuring;
 /// budget (a sparse page, the capped first reservations) plus a small
 /// multiple of the input's length.
 fn measured<R>(input_len: usize, load: impl FnOnce() -> R) -> R {
+    measured_with_peak(input_len, load).0
+}
+
+/// As [`measured`], and also returns the most bytes the load held at once
+/// (what it returns included).
+fn measured_with_peak<R>(input_len: usize, load: impl FnOnce() -> R) -> (R, usize) {
     LARGEST.with(|largest| largest.set(0));
+    HELD.with(|held| held.set(0));
+    PEAK.with(|peak| peak.set(0));
     MEASURING.with(|measuring| measuring.set(true));
     let result = load();
     MEASURING.with(|measuring| measuring.set(false));
     let largest = LARGEST.with(Cell::get);
+    let peak = PEAK.with(Cell::get) as usize;
     let budget = 128 * 1024 + 32 * input_len;
     assert!(
         largest <= budget,
         "a load of {input_len} bytes made an allocation of {largest} bytes"
     );
-    result
+    (result, peak)
 }
 
 /// Whether the bytes are JSON (else postcard).
@@ -401,6 +422,98 @@ fn lengths_of_two_to_the_sixty_allocate_nothing_and_fail() {
     tags.extend_from_slice(&varint(bits(0, 1)));
     tags.extend_from_slice(&huge);
     assert_refused(Format::Postcard, &tags, "more values than its 1 entities");
+}
+
+/// Tag types for a registry of many columns.
+mod tags {
+    use ecs_core::prelude::*;
+    use ecs_core::snapshot::SnapshotRegistry;
+    use serde::{Deserialize, Serialize};
+
+    macro_rules! tags {
+        ($($name:ident)*) => {
+            $(#[derive(Component, Serialize, Deserialize)] pub struct $name;)*
+
+            /// Every tag type, registered as `tag::<name>`, and their names.
+            pub fn registry() -> (SnapshotRegistry, Vec<&'static str>) {
+                let mut registry = SnapshotRegistry::new();
+                $(registry.register::<$name>(concat!("tag::", stringify!($name)));)*
+                (registry, vec![$(concat!("tag::", stringify!($name))),*])
+            }
+        };
+    }
+
+    tags!(T0 T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15);
+}
+
+/// A postcard snapshot of `pages * 4096` slots in which only the first slot
+/// of each page is alive (the rest are free), and a column of every tag type
+/// holding every live entity: the most entities sparse pages can be spread
+/// over for the bytes.
+fn spread_one_per_page(pages: u32, tag_names: &[&str]) -> Vec<u8> {
+    let slots = pages * 4096;
+    let alive = |index: u32| index.is_multiple_of(4096);
+    let mut bytes = postcard_with(&varint(u64::from(slots)));
+    for index in 0..slots {
+        bytes.extend_from_slice(&[1, u8::from(alive(index))]);
+    }
+    bytes.extend(varint(u64::from(slots - pages)));
+    for index in (0..slots).rev().filter(|&index| !alive(index)) {
+        bytes.extend(varint(u64::from(index)));
+    }
+    bytes.extend(varint(tag_names.len() as u64));
+    for name in tag_names {
+        bytes.extend(varint(name.len() as u64));
+        bytes.extend_from_slice(name.as_bytes());
+        bytes.extend(varint(u64::from(pages)));
+        for page in 0..pages {
+            bytes.extend(varint(bits(page * 4096, 1)));
+        }
+        bytes.extend(varint(u64::from(pages)));
+    }
+    bytes.push(0);
+    bytes
+}
+
+#[test]
+fn entities_spread_over_sparse_pages_cost_memory_in_proportion_to_the_input() {
+    let (registry, names) = tags::registry();
+    let pages = 48;
+    let bytes = spread_one_per_page(pages, &names);
+    // A fixed part: the first full page each type's index may take, in the
+    // loaded storages and in a running world's (32 KiB each). The rest grows
+    // with the slots the input lists, whatever the number of types: the
+    // allocator read and rebuilt, and a component mask per slot. A full sparse
+    // page per entity and type would be 32 KiB for every 5 bytes of a column.
+    let fixed = names.len() * 2 * 32 * 1024;
+    let budget = |input: usize| fixed + 10 * input;
+
+    let (world, peak) = measured_with_peak(bytes.len(), || from_postcard(&registry, &bytes));
+    let world = world.expect("a consistent snapshot loads");
+    assert_eq!(world.len(), pages as usize);
+    assert!(
+        peak <= budget(bytes.len()),
+        "loading {} bytes held {peak} bytes at once, over {}",
+        bytes.len(),
+        budget(bytes.len())
+    );
+
+    let mut running = World::new();
+    running.spawn_batch((0..100).map(|_| (tags::T0,)));
+    let (map, peak) = measured_with_peak(bytes.len(), || {
+        running.load_snapshot(&registry, &mut postcard::Deserializer::from_bytes(&bytes))
+    });
+    assert_eq!(
+        map.expect("a consistent snapshot loads").len(),
+        pages as usize
+    );
+    assert_eq!(running.len(), 100 + pages as usize);
+    assert!(
+        peak <= budget(bytes.len()),
+        "loading {} bytes into a running world held {peak} bytes at once, over {}",
+        bytes.len(),
+        budget(bytes.len())
+    );
 }
 
 #[test]

@@ -203,6 +203,24 @@ fn missing_resource_is_an_error_naming_system_and_type_and_the_frame_goes_on() {
 }
 
 #[test]
+fn an_optional_res_mut_writes_the_resource_when_present_and_skips_when_absent() {
+    fn bump(score: Option<ResMut<Score>>) {
+        if let Some(mut score) = score {
+            score.0 += 1;
+        }
+    }
+    let mut world = World::new();
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, bump).unwrap();
+    schedule.run(&mut world).unwrap();
+    assert!(world.resource::<Score>().is_err(), "nothing inserted it");
+    world.insert_resource(Score(5));
+    schedule.run(&mut world).unwrap();
+    schedule.run(&mut world).unwrap();
+    assert_eq!(world.resource::<Score>().unwrap().0, 7);
+}
+
+#[test]
 fn stages_run_in_order_and_custom_stages_sit_where_asked() -> Result<(), Error> {
     #[derive(Default)]
     struct Trace(Vec<&'static str>);

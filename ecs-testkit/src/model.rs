@@ -429,8 +429,9 @@ impl Model {
             "stats.components"
         );
         assert_eq!(s.sparse_pages, self.pages.len(), "stats.sparse_pages");
-        // Capacity is at least length: slots (8 bytes), free list (4), pages (32 KiB: 4096
-        // slots of 8 bytes), and per type the dense entity ids (8) and values.
+        // Capacity is at least length: slots (8 bytes), free list (4), pages (at least a
+        // presence bit per slot, full or loose: 512 bytes), and per type the dense entity ids
+        // (8) and values.
         let heap = s.heap;
         let values = per_type.iter().map(|(k, n)| n * k.size()).sum::<usize>();
         let components = per_type.iter().map(|(_, n)| n).sum::<usize>();
@@ -442,7 +443,7 @@ impl Model {
             ),
             (
                 heap.sparse_indexes,
-                self.pages.len() * 4096 * 8,
+                self.pages.len() * 4096 / 8,
                 "sparse_indexes",
             ),
             (heap.dense_ids, components * 8, "dense_ids"),

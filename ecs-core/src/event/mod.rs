@@ -46,6 +46,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::resource::Resources;
+use crate::util::ShortName;
 
 /// Numbers stores apart, so a cursor notices a store it was not registered with.
 static NEXT_STORE_ID: AtomicU64 = AtomicU64::new(1);
@@ -474,37 +475,65 @@ impl<E> fmt::Debug for EventIter<'_, E> {
 /// Ends a frame of one event type's store, if the resources hold it.
 type UpdateFn = fn(&mut Resources);
 
+/// Describes one event type's store, if the resources hold it.
+type DescribeFn = fn(&Resources) -> Option<EventType>;
+
+/// What the registry keeps per event type.
+#[derive(Clone, Copy)]
+struct Registered {
+    /// The `TypeId` of the store, `Events<E>`, as the resources key it.
+    type_id: core::any::TypeId,
+    update: UpdateFn,
+    describe: DescribeFn,
+}
+
 /// Per event type a world has a store of, how to end a frame of it.
 #[derive(Default)]
 pub(crate) struct EventRegistry {
-    /// Keyed by the `TypeId` of the store, `Events<E>`, as the resources are.
-    updates: Vec<(core::any::TypeId, UpdateFn)>,
+    registered: Vec<Registered>,
 }
 
 impl EventRegistry {
     /// Remembers to end frames of `Events<E>`, once per type.
     pub(crate) fn register<E: Send + Sync + 'static>(&mut self) {
         let type_id = core::any::TypeId::of::<Events<E>>();
-        if !self.updates.iter().any(|(id, _)| *id == type_id) {
-            self.updates.push((type_id, update::<E>));
+        if !self.knows(type_id) {
+            self.registered.push(Registered {
+                type_id,
+                update: update::<E>,
+                describe: describe::<E>,
+            });
         }
+    }
+
+    fn knows(&self, type_id: core::any::TypeId) -> bool {
+        self.registered.iter().any(|r| r.type_id == type_id)
     }
 
     /// Remembers to end frames of the stores `other` knows whose types are
     /// in `adopted` (the resources a merge moved here).
     pub(crate) fn adopt(&mut self, other: &EventRegistry, adopted: &[core::any::TypeId]) {
-        for &(type_id, update) in &other.updates {
-            if adopted.contains(&type_id) && !self.updates.iter().any(|(id, _)| *id == type_id) {
-                self.updates.push((type_id, update));
+        for registered in &other.registered {
+            if adopted.contains(&registered.type_id) && !self.knows(registered.type_id) {
+                self.registered.push(*registered);
             }
         }
     }
 
     /// Ends a frame of every store in `resources`.
     pub(crate) fn update_all(&self, resources: &mut Resources) {
-        for (_, update) in &self.updates {
-            update(resources);
+        for registered in &self.registered {
+            (registered.update)(resources);
         }
+    }
+
+    /// Every registered event type whose store `resources` hold, in
+    /// registration order.
+    pub(crate) fn describe(&self, resources: &Resources) -> Vec<EventType> {
+        self.registered
+            .iter()
+            .filter_map(|registered| (registered.describe)(resources))
+            .collect()
     }
 }
 
@@ -513,6 +542,43 @@ fn update<E: Send + Sync + 'static>(resources: &mut Resources) {
     if let Some(events) = resources.get_mut::<Events<E>>() {
         events.update();
     }
+}
+
+/// The `Events<E>` in `resources`, described, if it is still there.
+fn describe<E: Send + Sync + 'static>(resources: &Resources) -> Option<EventType> {
+    let events = resources.get::<Events<E>>()?;
+    let type_name = core::any::type_name::<E>();
+    Some(EventType {
+        name: ShortName(type_name).to_string(),
+        type_name,
+        queued: events.len(),
+    })
+}
+
+/// One event type of a world, from
+/// [`World::event_types`](crate::World::event_types).
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// struct Ping;
+///
+/// let mut world = World::new();
+/// world.send(Ping);
+/// let ping = &world.event_types()[0];
+/// assert_eq!((ping.name.as_str(), ping.queued), ("Ping", 1));
+/// assert!(ping.type_name.ends_with("::Ping"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EventType {
+    /// The event type's name without module paths.
+    pub name: String,
+    /// Its full name, as `std::any::type_name` gives it.
+    pub type_name: &'static str,
+    /// Events in the store now: sent this frame or the one before and not
+    /// dropped yet.
+    pub queued: usize,
 }
 
 #[cfg(test)]

@@ -156,6 +156,13 @@ impl<R> ObserverRegistry<R> {
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
+
+    /// What each observer follows, in registration order.
+    pub(crate) fn follows(&self) -> impl Iterator<Item = (TriggerKind, ComponentId)> + '_ {
+        self.entries
+            .values()
+            .map(|entry| (entry.kind, entry.component))
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! type, each owned behind a raw pointer so queries can reach several at once.
 
 mod cell;
+mod loose_page;
 mod sparse_index;
 mod sparse_set;
 mod type_index;

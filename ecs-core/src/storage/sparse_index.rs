@@ -1,19 +1,25 @@
 //! The paged sparse array of a sparse set: entity index -> dense position.
 
+use super::loose_page::LoosePage;
 use crate::entity::Entity;
 
 /// log2 of the number of slots in one page.
 pub(crate) const PAGE_BITS: u32 = 12;
 /// Slots per page: 4096 slots of 8 bytes, 32 KiB.
 pub(crate) const PAGE_LEN: usize = 1 << PAGE_BITS;
-const PAGE_MASK: usize = PAGE_LEN - 1;
+pub(crate) const PAGE_MASK: usize = PAGE_LEN - 1;
+/// A loose page that comes to hold this many slots becomes a full page: at
+/// this share of its slots (an eighth) a full page costs 64 bytes per entity.
+pub(crate) const PROMOTE_AT: usize = PAGE_LEN / 8;
+/// Entities a set maps per full page it may allocate beyond its first.
+const ENTITIES_PER_FULL_PAGE: usize = PAGE_LEN / 8;
 
 /// One page of slots. A slot holds the mapped entity's version in its high
 /// 32 bits and its dense position in the low 32; versions are never zero, so
 /// 0 is an empty slot and a fresh page is zeroed memory.
 type Page = [u64; PAGE_LEN];
 
-/// Maps entity indices to dense positions, allocating pages of 4096 slots on first use.
+/// Maps entity indices to dense positions, in pages of 4096 slots.
 ///
 /// A slot holds the dense position and the version of the entity it maps, so
 /// a lookup checks the version in the slot it has already loaded and goes
@@ -23,12 +29,27 @@ type Page = [u64; PAGE_LEN];
 /// per read: random reads and removals measured a fifth to a third slower
 /// that way, for 4 bytes per entity per component.
 ///
+/// A page is full (a plain array of slots) or loose ([`LoosePage`]: only the
+/// slots in use). A set gets a full page while it maps at least
+/// [`ENTITIES_PER_FULL_PAGE`] entities per full page beyond its first, or when
+/// a loose page fills to [`PROMOTE_AT`] slots; otherwise the page is loose.
+/// Entities spawned in order fill their pages, so in a running game every
+/// page of a commonly held component is full and lookups take the two loads
+/// above. The rule bounds the index by the entities it maps, whatever their
+/// indices: a set of `n` entities spread one per page (a snapshot can list
+/// them so) holds at most `1 + n / 512` full pages and `n` loose slots, where
+/// a full page each would cost 32 KiB per entity.
+///
 /// Invariant: a non-empty slot for index `i` holds `pack(e, dense)`, where
 /// `e` is the entity with index `i` in its sparse set and `dense` its
-/// position in the set's dense arrays.
+/// position in the set's dense arrays; for each page number at most one of
+/// `pages` and `loose` holds a page, and it holds every mapped slot of that
+/// page; `full_pages` counts the pages in `pages`.
 #[derive(Default)]
 pub(crate) struct SparseIndex {
     pages: Vec<Option<Box<Page>>>,
+    loose: Vec<Option<Box<LoosePage>>>,
+    full_pages: usize,
 }
 
 /// Looks entities up in a [`SparseIndex`] it borrows, holding the page
@@ -39,18 +60,25 @@ pub(crate) struct SparseIndex {
 #[derive(Clone, Copy)]
 pub(crate) struct SparseReader<'a> {
     pages: &'a [Option<Box<Page>>],
+    loose: &'a [Option<Box<LoosePage>>],
 }
 
 impl SparseReader<'_> {
     /// A reader that maps nothing.
-    pub(crate) const EMPTY: SparseReader<'static> = SparseReader { pages: &[] };
+    pub(crate) const EMPTY: SparseReader<'static> = SparseReader {
+        pages: &[],
+        loose: &[],
+    };
 
     /// As [`SparseIndex::get`].
     #[inline]
     pub(crate) fn get(self, entity: Entity) -> Option<usize> {
         let index = entity.index() as usize;
-        let page = self.pages.get(index >> PAGE_BITS)?.as_deref()?;
-        unpack(page[index & PAGE_MASK], entity)
+        if let Some(Some(page)) = self.pages.get(index >> PAGE_BITS) {
+            return unpack(page[index & PAGE_MASK], entity);
+        }
+        let page = self.loose.get(index >> PAGE_BITS)?.as_deref()?;
+        unpack(page.get(index)?, entity)
     }
 }
 
@@ -80,27 +108,36 @@ impl SparseIndex {
     /// A reader for loops that look many entities up.
     #[inline]
     pub(crate) fn reader(&self) -> SparseReader<'_> {
-        SparseReader { pages: &self.pages }
+        SparseReader {
+            pages: &self.pages,
+            loose: &self.loose,
+        }
     }
 
     /// Maps `entity` to `dense`, allocating its page if needed.
     #[cfg(test)]
     pub(crate) fn insert(&mut self, entity: Entity, dense: u32) {
-        self.slot_or_alloc(entity.index()).set(entity, dense);
+        self.slot_or_alloc(entity.index(), usize::MAX)
+            .set(entity, dense);
     }
 
-    /// The slot for `index`, allocating its page on first use.
+    /// The slot for `index`, making its page on first use. `mapped` is how
+    /// many entities the set maps once this slot is filled: it decides
+    /// whether a new page is full or loose.
     #[inline]
-    pub(crate) fn slot_or_alloc(&mut self, index: u32) -> SparseSlot<'_> {
+    pub(crate) fn slot_or_alloc(&mut self, index: u32, mapped: usize) -> SparseSlot<'_> {
         let index = index as usize;
         let page_index = index >> PAGE_BITS;
-        if !matches!(self.pages.get(page_index), Some(Some(_))) {
-            self.alloc_page(page_index);
+        if !matches!(self.pages.get(page_index), Some(Some(_)))
+            && !self.place_full_page(page_index, 1, mapped)
+        {
+            return SparseSlot(self.loose_page(page_index).slot_or_insert(index));
         }
         debug_assert!(matches!(self.pages.get(page_index), Some(Some(_))));
-        // SAFETY: the page exists: it did, or `alloc_page` just made it. (Taking
-        // it through a checked `get_mut` would have to be written before the
-        // allocation, which the borrow checker cannot follow.)
+        // SAFETY: `pages[page_index]` is `Some`: it was, or `place_full_page`
+        // returned true, which it does only once it has put a page there.
+        // (A checked `get_mut` would have to be taken before the allocation,
+        // which the borrow checker cannot follow.)
         let page = unsafe {
             self.pages
                 .get_unchecked_mut(page_index)
@@ -110,41 +147,80 @@ impl SparseIndex {
         SparseSlot(&mut page[index & PAGE_MASK])
     }
 
+    /// Gives page `page_index`, which has no full page, a full one if the
+    /// set may have it now that `adding` more of its slots are about to be
+    /// filled and the set will map `mapped` entities; returns whether the
+    /// page is full. The page's loose slots move into the full page.
     #[cold]
     #[inline(never)]
-    fn alloc_page(&mut self, page_index: usize) {
+    fn place_full_page(&mut self, page_index: usize, adding: usize, mapped: usize) -> bool {
+        let loose = self
+            .loose
+            .get(page_index)
+            .and_then(Option::as_deref)
+            .map_or(0, LoosePage::len);
+        let full_allowed = 1 + mapped / ENTITIES_PER_FULL_PAGE;
+        if loose + adding < PROMOTE_AT && self.full_pages >= full_allowed {
+            return false;
+        }
+        let mut page = new_page();
+        if let Some(loose) = self.loose.get_mut(page_index).and_then(Option::take) {
+            for (offset, slot) in loose.iter() {
+                page[offset] = slot;
+            }
+        }
         if page_index >= self.pages.len() {
             self.pages.resize_with(page_index + 1, || None);
         }
-        self.pages[page_index] = Some(new_page());
+        self.pages[page_index] = Some(page);
+        self.full_pages += 1;
+        true
+    }
+
+    /// The loose page `page_index`, made empty if it has none.
+    fn loose_page(&mut self, page_index: usize) -> &mut LoosePage {
+        if page_index >= self.loose.len() {
+            self.loose.resize_with(page_index + 1, || None);
+        }
+        self.loose[page_index].get_or_insert_with(LoosePage::new)
     }
 
     /// Maps the `count` entities `first`, `first + 1`, ... (one version,
     /// consecutive indices) to the dense positions from `first_dense`, in
     /// order: every slot must be empty. Each page of the range is looked up (or
-    /// allocated) once, and its slots are written in one loop, so a batch of
-    /// fresh ids costs no per-slot page check.
+    /// made) once, and a full page's slots are written in one loop, so a batch
+    /// of fresh ids costs no per-slot page check.
     pub(crate) fn fill_range(&mut self, first: Entity, count: usize, first_dense: u32) {
         let mut index = first.index() as usize;
         let end = index + count;
+        let mapped = first_dense as usize + count;
         let mut slot_value = pack(first, first_dense);
         while index < end {
             let page_index = index >> PAGE_BITS;
-            if !matches!(self.pages.get(page_index), Some(Some(_))) {
-                self.alloc_page(page_index);
-            }
-            let page = self.pages[page_index]
-                .as_deref_mut()
-                .expect("the page was just allocated");
             let from = index & PAGE_MASK;
             let to = (from + (end - index)).min(PAGE_LEN);
-            for slot in &mut page[from..to] {
-                debug_assert_eq!(*slot, 0, "slot {index} of a fresh range holds an entity");
-                *slot = slot_value;
-                // The position is in the low half; the last one written is at
-                // most `u32::MAX - 1` (the set's limit), so the increment past
-                // it reaches at most `u32::MAX` and never carries into the version.
-                slot_value += 1;
+            let full = matches!(self.pages.get(page_index), Some(Some(_)))
+                || self.place_full_page(page_index, to - from, mapped);
+            // The position is in the low half; the last one written is at
+            // most `u32::MAX - 1` (the set's limit), so the increment past
+            // it reaches at most `u32::MAX` and never carries into the version.
+            if full {
+                let page = self.pages[page_index]
+                    .as_deref_mut()
+                    .expect("the page is full");
+                for slot in &mut page[from..to] {
+                    debug_assert_eq!(*slot, 0, "slot {index} of a fresh range holds an entity");
+                    *slot = slot_value;
+                    slot_value += 1;
+                }
+            } else {
+                let page = self.loose_page(page_index);
+                for offset in from..to {
+                    let slot = page.slot_or_insert(offset);
+                    debug_assert_eq!(*slot, 0, "slot {index} of a fresh range holds an entity");
+                    *slot = slot_value;
+                    slot_value += 1;
+                }
             }
             index += to - from;
         }
@@ -153,8 +229,9 @@ impl SparseIndex {
     /// Moves an already mapped `entity` to `dense`.
     #[inline]
     pub(crate) fn set_dense(&mut self, entity: Entity, dense: u32) {
-        let index = entity.index() as usize;
-        let slot = self.slot_mut(index);
+        let slot = self
+            .slot_mut(entity.index() as usize)
+            .expect("a moved entity is mapped");
         debug_assert!(unpack(*slot, entity).is_some(), "{entity:?} is mapped");
         *slot = pack(entity, dense);
     }
@@ -163,46 +240,87 @@ impl SparseIndex {
     #[inline]
     pub(crate) fn take(&mut self, entity: Entity) -> Option<usize> {
         let index = entity.index() as usize;
-        let page = self.pages.get_mut(index >> PAGE_BITS)?.as_deref_mut()?;
-        let slot = &mut page[index & PAGE_MASK];
-        let dense = unpack(*slot, entity)?;
-        *slot = 0;
+        if let Some(Some(page)) = self.pages.get_mut(index >> PAGE_BITS) {
+            let slot = &mut page[index & PAGE_MASK];
+            let dense = unpack(*slot, entity)?;
+            *slot = 0;
+            return Some(dense);
+        }
+        let dense = unpack(self.loose_slot(index)?, entity)?;
+        self.remove_loose(index);
         Some(dense)
+    }
+
+    /// The loose slot for `index`, if its page is loose and holds one.
+    fn loose_slot(&self, index: usize) -> Option<u64> {
+        self.loose.get(index >> PAGE_BITS)?.as_deref()?.get(index)
+    }
+
+    /// Forgets the loose slot for `index`. An emptied loose page stays, as
+    /// a full one does: a page, once made, lasts as long as the index.
+    fn remove_loose(&mut self, index: usize) {
+        if let Some(Some(page)) = self.loose.get_mut(index >> PAGE_BITS) {
+            page.remove(index);
+        }
     }
 
     /// Slots that map an entity.
     #[cfg(test)]
     pub(crate) fn mapped_count(&self) -> usize {
-        self.pages
+        let full: usize = self
+            .pages
             .iter()
             .flatten()
             .map(|page| page.iter().filter(|&&slot| slot != 0).count())
-            .sum()
+            .sum();
+        let loose: usize = self
+            .loose
+            .iter()
+            .flatten()
+            .map(|page| page.iter().filter(|&(_, slot)| slot != 0).count())
+            .sum();
+        full + loose
     }
 
-    /// Pages allocated.
+    /// Pages made, full and loose.
     pub(crate) fn page_count(&self) -> usize {
-        self.pages.iter().flatten().count()
+        self.full_pages + self.loose.iter().flatten().count()
     }
 
-    /// Bytes held on the heap: the page table and the pages.
+    /// Bytes held on the heap: the page tables and the pages.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pages.capacity() * size_of::<Option<Box<Page>>>()
-            + self.page_count() * size_of::<Page>()
+            + self.full_pages * size_of::<Page>()
+            + self.loose.capacity() * size_of::<Option<Box<LoosePage>>>()
+            + self
+                .loose
+                .iter()
+                .flatten()
+                .map(|page| page.heap_bytes())
+                .sum::<usize>()
     }
 
     /// Unmaps the entity with `index`.
     #[inline]
     pub(crate) fn remove(&mut self, index: u32) {
-        *self.slot_mut(index as usize) = 0;
+        let index = index as usize;
+        if let Some(Some(page)) = self.pages.get_mut(index >> PAGE_BITS) {
+            page[index & PAGE_MASK] = 0;
+        } else {
+            self.remove_loose(index);
+        }
     }
 
     #[inline]
-    fn slot_mut(&mut self, index: usize) -> &mut u64 {
-        let page = self.pages[index >> PAGE_BITS]
-            .as_deref_mut()
-            .expect("sparse slot on a page that was never allocated");
-        &mut page[index & PAGE_MASK]
+    fn slot_mut(&mut self, index: usize) -> Option<&mut u64> {
+        let page_index = index >> PAGE_BITS;
+        if let Some(Some(page)) = self.pages.get_mut(page_index) {
+            return Some(&mut page[index & PAGE_MASK]);
+        }
+        self.loose
+            .get_mut(page_index)?
+            .as_deref_mut()?
+            .get_mut(index)
     }
 }
 
@@ -311,6 +429,122 @@ mod tests {
         assert_eq!(sparse.get(last), Some(u32::MAX as usize - 1));
         assert_eq!(sparse.get(e(7, u32::MAX - 1)), None);
         assert_eq!(sparse.get(e(7, 1)), None);
+    }
+
+    /// Maps `entity` as a set that already maps `mapped - 1` others would.
+    fn add(sparse: &mut SparseIndex, entity: Entity, dense: u32, mapped: usize) {
+        sparse
+            .slot_or_alloc(entity.index(), mapped)
+            .set(entity, dense);
+    }
+
+    #[test]
+    fn entities_spread_one_per_page_get_loose_pages() {
+        let mut sparse = SparseIndex::default();
+        let spread: Vec<Entity> = (0..2000).map(|i| e(i * PAGE_LEN as u32 + 7, 1)).collect();
+        for (dense, &entity) in spread.iter().enumerate() {
+            add(&mut sparse, entity, dense as u32, dense + 1);
+        }
+        assert_eq!(sparse.full_pages, 1 + 2000 / ENTITIES_PER_FULL_PAGE);
+        assert_eq!(sparse.mapped_count(), 2000);
+        for (dense, &entity) in spread.iter().enumerate() {
+            assert_eq!(sparse.get(entity), Some(dense));
+            assert_eq!(sparse.get(e(entity.index(), 2)), None, "another version");
+            assert_eq!(sparse.get(e(entity.index() + 1, 1)), None, "a neighbour");
+        }
+        let full_bytes = 2000 * size_of::<Page>();
+        assert!(
+            sparse.heap_bytes() < full_bytes / 4,
+            "{} bytes where a full page each would take {full_bytes}",
+            sparse.heap_bytes()
+        );
+        for (dense, &entity) in spread.iter().enumerate().rev() {
+            assert_eq!(sparse.take(entity), Some(dense));
+        }
+        assert_eq!(sparse.mapped_count(), 0);
+        assert_eq!(sparse.page_count(), 2000, "pages, once made, last");
+    }
+
+    #[test]
+    fn a_loose_page_becomes_full_when_it_fills() {
+        let mut sparse = SparseIndex::default();
+        // The set's first full page goes to page 0, so page 3 starts loose.
+        add(&mut sparse, e(0, 1), 0, 1);
+        let base = 3 * PAGE_LEN as u32;
+        for offset in 0..PROMOTE_AT as u32 - 1 {
+            add(&mut sparse, e(base + offset * 2, 1), offset + 1, 2);
+        }
+        assert_eq!(sparse.full_pages, 1);
+        assert!(sparse.loose[3].is_some());
+        let last = e(base + 4000, 5);
+        add(&mut sparse, last, 9999, 2);
+        assert_eq!(
+            sparse.full_pages, 2,
+            "the page filled to the promotion point"
+        );
+        assert!(sparse.loose.iter().flatten().next().is_none());
+        for offset in 0..PROMOTE_AT as u32 - 1 {
+            assert_eq!(
+                sparse.get(e(base + offset * 2, 1)),
+                Some(offset as usize + 1)
+            );
+        }
+        assert_eq!(sparse.get(last), Some(9999));
+        assert_eq!(sparse.mapped_count(), PROMOTE_AT + 1);
+    }
+
+    #[test]
+    fn loose_slots_move_and_unmap_like_full_ones() {
+        let mut sparse = SparseIndex::default();
+        add(&mut sparse, e(0, 1), 0, 1);
+        let (a, b) = (e(5 * PAGE_LEN as u32, 1), e(5 * PAGE_LEN as u32 + 1, 2));
+        add(&mut sparse, a, 1, 2);
+        add(&mut sparse, b, 2, 3);
+        assert!(
+            sparse.loose[5].is_some(),
+            "two entities do not pay for a page"
+        );
+        sparse.set_dense(b, 1);
+        sparse.remove(a.index());
+        assert_eq!(sparse.get(a), None);
+        assert_eq!(sparse.get(b), Some(1));
+        assert_eq!(sparse.reader().get(b), Some(1));
+        assert_eq!(
+            sparse.take(e(b.index(), 1)),
+            None,
+            "another version stays mapped"
+        );
+        assert_eq!(sparse.take(b), Some(1));
+        assert_eq!(sparse.mapped_count(), 1);
+    }
+
+    #[test]
+    fn a_short_range_on_a_new_page_is_loose_and_a_long_one_full() {
+        let mut sparse = SparseIndex::default();
+        sparse.fill_range(e(0, 1), 10, 0);
+        sparse.fill_range(e(9 * PAGE_LEN as u32, 1), 3, 10);
+        sparse.fill_range(e(20 * PAGE_LEN as u32, 1), PROMOTE_AT, 13);
+        assert_eq!(sparse.full_pages, 2);
+        assert!(sparse.loose[9].is_some());
+        for i in 0..3 {
+            assert_eq!(
+                sparse.get(e(9 * PAGE_LEN as u32 + i, 1)),
+                Some(10 + i as usize)
+            );
+        }
+        let last = 20 * PAGE_LEN as u32 + PROMOTE_AT as u32 - 1;
+        assert_eq!(sparse.get(e(last, 1)), Some(13 + PROMOTE_AT - 1));
+    }
+
+    #[test]
+    fn entities_added_in_order_fill_full_pages() {
+        let mut sparse = SparseIndex::default();
+        let count = 5 * PAGE_LEN + 3;
+        for i in 0..count {
+            add(&mut sparse, e(i as u32, 1), i as u32, i + 1);
+        }
+        assert_eq!(sparse.full_pages, 6);
+        assert!(sparse.loose.iter().flatten().next().is_none());
     }
 
     #[test]

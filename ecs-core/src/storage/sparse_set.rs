@@ -137,7 +137,7 @@ impl<T: Component> SparseSet<T> {
         } = self;
         // One walk to the slot serves both the look for a value to replace
         // and the append.
-        let slot = sparse.slot_or_alloc(entity.index());
+        let slot = sparse.slot_or_alloc(entity.index(), entities.len() + 1);
         if let Some(dense) = slot.get(entity) {
             if T::TRACK_CHANGES {
                 changed[dense] = tick;
@@ -164,7 +164,7 @@ impl<T: Component> SparseSet<T> {
             changed,
             ..
         } = self;
-        let slot = sparse.slot_or_alloc(entity.index());
+        let slot = sparse.slot_or_alloc(entity.index(), entities.len() + 1);
         append(slot, entities, data, (added, changed), entity, value, tick);
     }
 
@@ -240,7 +240,9 @@ impl<T: Component> SparseSet<T> {
             RunIds::Reused(ids) => {
                 self.entities.extend_from_slice(ids);
                 for (offset, &entity) in ids.iter().enumerate() {
-                    let slot = self.sparse.slot_or_alloc(entity.index());
+                    let slot = self
+                        .sparse
+                        .slot_or_alloc(entity.index(), start + offset + 1);
                     debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
                     // Below `u32::MAX`: `start + count` is within the set's limit.
                     slot.set(entity, (start + offset) as u32);
@@ -336,7 +338,9 @@ impl<T: Component> SparseSet<T> {
         self.reserve(moved);
         for (offset, &old) in from.entities.iter().enumerate() {
             let entity = map.get(old).unwrap_or(old);
-            let slot = self.sparse.slot_or_alloc(entity.index());
+            let slot = self
+                .sparse
+                .slot_or_alloc(entity.index(), start + offset + 1);
             debug_assert!(slot.is_empty(), "slot of {entity:?} holds another entity");
             slot.set(entity, (start + offset) as u32);
             self.entities.push(entity);

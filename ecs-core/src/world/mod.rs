@@ -2,6 +2,7 @@
 //! the struct and the operations on entities; the other files of `world/` hold
 //! every other `impl World`, one concept each.
 
+mod catalog;
 mod change;
 mod commands;
 mod component_hooks;
@@ -30,6 +31,7 @@ use crate::event::EventRegistry;
 use crate::util::DeferredPanic;
 use crate::view::{Exclusive, WorldData, WorldView};
 
+pub use catalog::{ComponentType, ObserverEntry};
 pub use commands::{CommandQueue, Commands};
 pub(crate) use commands::{LaneLayout, ReservationLane};
 pub use component_hooks::{

@@ -39,7 +39,9 @@ pub struct WorldStats {
     pub component_types: usize,
     /// Component values stored, over all types.
     pub components: usize,
-    /// Sparse index pages allocated, over all types.
+    /// Sparse index pages made, over all types: one per type per 4096 entity
+    /// indices that ever held that type. A page is full (32 KiB) or, while few
+    /// of its indices hold the type, loose (about 600 bytes and 10 per entity).
     pub sparse_pages: usize,
     /// Bytes the world holds on the heap for entities and components (capacity,
     /// not just length), not counting memory the components themselves own:

@@ -19,6 +19,9 @@ options:
   --gif-every K    the k of --gif (default 4)
   --size PX        picture width in pixels (default 800 for PNG, 480 for GIF)
   --naive          find flockmates by testing every pair, O(n^2), not through the grid
+  --inspect ADDR   serve the live inspector on ADDR (e.g. 127.0.0.1:7878) and print its URL;
+                   the run is then paced at 60 frames a second and lasts until stopped,
+                   unless --frames says otherwise
   --help           print this
 ";
 
@@ -53,6 +56,8 @@ pub struct Options {
     pub size: Option<u32>,
     /// `--naive`.
     pub naive: bool,
+    /// `--inspect`: the address to serve the inspector on.
+    pub inspect: Option<String>,
 }
 
 impl Default for Options {
@@ -67,6 +72,7 @@ impl Default for Options {
             gif_every: 4,
             size: None,
             naive: false,
+            inspect: None,
         }
     }
 }
@@ -93,7 +99,9 @@ impl Options {
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, CliError> {
         let mut options = Self::default();
         let mut args = Args::new(args);
+        let mut frames_given = false;
         while let Some(flag) = args.next_flag() {
+            frames_given |= flag.name == "--frames";
             match flag.name.as_str() {
                 "--help" | "-h" => return Ok(Command::Help),
                 "--naive" => options.naive = true,
@@ -105,8 +113,12 @@ impl Options {
                 "--gif" => options.gif = Some(args.value(&flag)?.into()),
                 "--gif-every" => options.gif_every = args.positive(&flag)?,
                 "--size" => options.size = Some(args.positive(&flag)?),
+                "--inspect" => options.inspect = Some(args.value(&flag)?),
                 _ => return Err(unknown(&flag)),
             }
+        }
+        if options.inspect.is_some() && !frames_given {
+            options.frames = u64::MAX;
         }
         Ok(Command::Run(options))
     }

@@ -27,6 +27,7 @@
 pub mod cli;
 mod components;
 mod grid;
+mod inspect;
 mod params;
 mod progress;
 mod render;

@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use super::cli::Options;
+use super::inspect::Inspecting;
 use super::{
     BoxError, Config, GifWriter, Obstacle, Progress, Report, Scene, Search, Simulation, write_png,
 };
@@ -46,14 +47,23 @@ fn run_here(options: &Options) -> Result<Report, BoxError> {
         None => None,
     };
 
+    let mut inspecting = options
+        .inspect
+        .as_deref()
+        .map(Inspecting::start)
+        .transpose()?;
     let progress = Progress::new(options.frames);
-    let mut frame_times = Vec::with_capacity(usize::try_from(options.frames).unwrap_or(0));
+    let mut frame_times =
+        Vec::with_capacity(usize::try_from(options.frames.min(1 << 16)).unwrap_or(0));
     for frame in 1..=options.frames {
         let started = Instant::now();
         sim.step()?;
         let took = started.elapsed();
         frame_times.push(took);
         progress.frame(&sim.flock_stats(), took);
+        if let Some(inspecting) = &mut inspecting {
+            inspecting.between_frames(&mut sim);
+        }
         if let Some((gif, width)) = &mut gif
             && frame % options.gif_every == 0
         {

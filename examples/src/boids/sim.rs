@@ -122,6 +122,12 @@ impl Simulation {
         &self.schedule
     }
 
+    /// The world to change and the schedule to read, at once: what a tool
+    /// that looks into the game between frames takes.
+    pub fn world_and_schedule(&mut self) -> (&mut World, &Schedule) {
+        (&mut self.world, &self.schedule)
+    }
+
     /// The parameters in force.
     pub fn params(&self) -> &Params {
         self.world
