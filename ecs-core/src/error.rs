@@ -212,6 +212,44 @@ pub enum Error {
         /// The nesting limit it reached.
         depth: usize,
     },
+    /// A component type was given a second hook of one kind: a type has at
+    /// most one `on_add`, one `on_insert`, and so on.
+    HookAlreadySet {
+        /// The component type's short name.
+        component: String,
+        /// The hook given twice (`on_add`, ...).
+        hook: &'static str,
+    },
+    /// A component type's hooks were to change while entities hold it:
+    /// those entities' values would leave through hooks they never arrived
+    /// through.
+    HooksInUse {
+        /// The component type's short name.
+        component: String,
+        /// How many entities hold one.
+        holders: usize,
+    },
+    /// One of a hook's commands failed: `error` says why.
+    InHook {
+        /// The component type's short name.
+        component: String,
+        /// The hook (`on_add`, ...).
+        hook: &'static str,
+        /// What went wrong.
+        error: Box<Error>,
+    },
+    /// Hooks and observers triggered each other deeper than the world
+    /// allows, so the `hook` of `component` on `entity` did not run.
+    HookRecursion {
+        /// The component type's short name.
+        component: String,
+        /// The hook that did not run (`on_add`, ...).
+        hook: &'static str,
+        /// The entity it was to run for.
+        entity: Entity,
+        /// The nesting limit it reached.
+        depth: usize,
+    },
     /// A snapshot could not be loaded: it is malformed, truncated, or
     /// contradicts itself (`reason` says how, naming the type or entity);
     /// the world it was loaded into is unchanged.
@@ -314,7 +352,8 @@ impl Error {
             | Error::MissingComponent { entity, .. }
             | Error::ExcludedComponent { entity, .. }
             | Error::FilteredOut { entity, .. }
-            | Error::ObserverRecursion { entity, .. } => Some(entity),
+            | Error::ObserverRecursion { entity, .. }
+            | Error::HookRecursion { entity, .. } => Some(entity),
             Error::NoMatch { .. }
             | Error::MultipleMatches { .. }
             | Error::GroupTooSmall { .. }
@@ -329,6 +368,8 @@ impl Error {
             | Error::UnknownStage { .. }
             | Error::DuplicateStage { .. }
             | Error::UnknownObserver { .. }
+            | Error::HookAlreadySet { .. }
+            | Error::HooksInUse { .. }
             | Error::Snapshot { .. }
             | Error::SnapshotNameTaken { .. }
             | Error::SnapshotTypeRegistered { .. }
@@ -341,6 +382,7 @@ impl Error {
             Error::RepeatedEntity { entity } => Some(entity),
             Error::InSystem { ref error, .. }
             | Error::InObserver { ref error, .. }
+            | Error::InHook { ref error, .. }
             | Error::SkipSystem { reason: ref error } => error.entity(),
         }
     }
@@ -529,6 +571,33 @@ impl fmt::Display for Error {
             Error::InObserver { observer, error } => {
                 write!(f, "observer `{observer}` failed: {error}")
             }
+            Error::HookAlreadySet { component, hook } => write!(
+                f,
+                "component `{component}` already has an `{hook}` hook: a type has at most \
+                 one hook of each kind"
+            ),
+            Error::HooksInUse { component, holders } => write!(
+                f,
+                "the hooks of component `{component}` cannot change once entities hold it \
+                 ({holders} {}): register them before the first `{component}` arrives",
+                if *holders == 1 { "does" } else { "do" }
+            ),
+            Error::InHook {
+                component,
+                hook,
+                error,
+            } => write!(f, "the `{hook}` hook of `{component}` failed: {error}"),
+            Error::HookRecursion {
+                component,
+                hook,
+                entity,
+                depth,
+            } => write!(
+                f,
+                "the `{hook}` hook of `{component}` on entity {entity:?} did not run: hooks \
+                 and observers triggered each other {depth} levels deep, the limit (a hook \
+                 probably re-triggers itself through its commands)"
+            ),
             Error::ObserverRecursion {
                 trigger,
                 entity,
@@ -601,7 +670,9 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::InSystem { error, .. } | Error::InObserver { error, .. } => Some(error.as_ref()),
+            Error::InSystem { error, .. }
+            | Error::InObserver { error, .. }
+            | Error::InHook { error, .. } => Some(error.as_ref()),
             _ => None,
         }
     }

@@ -2,19 +2,45 @@
 //!
 //! ## Crate map
 //!
-//! - [`World`]: entities and their components; every operation on an entity.
-//! - [`Entity`]: a versioned id; stale ids are errors, never aliases.
-//! - [`Component`] and `#[derive(Component)]`: what can be stored.
-//! - [`Bundle`]: what `spawn` takes.
-//! - [`Error`]: what went wrong, in words.
-//! - [`World::inspect`]: what an entity holds, printable in one line
-//!   ([`EntityInspection`]; every entity: [`World::inspect_all`]).
-//! - [`observer`]: functions that run when components arrive or leave
-//!   ([`World::observe`]).
-//! - [`rollback`]: the world saved in memory every frame, restored exactly
-//!   and hashed the same on every machine, for rollback networking.
-//! - [`event`]: events systems send ([`EventWriter`](system::EventWriter),
-//!   [`World::send`]) and read once each ([`EventReader`](system::EventReader)).
+//! What a game names, all of it in [`prelude`] unless said otherwise:
+//!
+//! - **The world**: [`World`] (entities and their components, resources,
+//!   events, every operation on an entity), [`Entity`] (a versioned id: stale
+//!   ids are errors, never aliases), [`EntityRef`] / [`EntityMut`] (handles),
+//!   [`View`] / [`ViewMut`] (one type's storage for a loop), [`Error`] (what
+//!   went wrong, in words).
+//! - **Data**: [`Component`] and `#[derive(Component)]` (what can be stored),
+//!   [`Bundle`] (what `spawn` takes), [`MapEntities`] and `#[entity]` fields
+//!   (ids that follow [`World::merge`] and snapshot loads).
+//! - **Queries**: [`Query`](struct@Query) and `#[derive(Query)]`; fetches `&T`, `&mut T`
+//!   (yielding [`Mut`](change::Mut) for a type with `#[component(track_changes)]`),
+//!   `Option<..>`, [`Entity`]; filters [`With`](query::With),
+//!   [`Without`](query::Without), [`Or`](query::Or), [`Added`](query::Added),
+//!   [`Changed`](query::Changed); [`ReadOnlyQuery`](query::ReadOnlyQuery).
+//! - **Systems**: [`Schedule`] and [`Stage`]; params [`Res`](system::Res),
+//!   [`ResMut`](system::ResMut), [`Local`](system::Local), [`Commands`],
+//!   [`EventReader`](system::EventReader), [`EventWriter`](system::EventWriter),
+//!   `&World`, and `#[derive(SystemParam)]`; [`System`](system::System) for a
+//!   system that keeps state.
+//! - **The frame**: ordering by value and in sets (`.after(f)`, `.chain()`,
+//!   `in_set`), run conditions ([`Condition`](system::Condition), `run_if`),
+//!   states ([`States`], [`State`](state::State), [`NextState`](state::NextState),
+//!   [`OnEnter`](schedule::OnEnter) / [`OnExit`](schedule::OnExit)),
+//!   [`Time`](time::Time) and `Stage::FixedUpdate`, one-shot systems
+//!   ([`World::run_system`]), and the params [`ParamSet`](system::ParamSet),
+//!   [`Single`](system::Single), [`RemovedComponents`](system::RemovedComponents).
+//! - **Reacting to change**: [`event`]s ([`World::send`]); [`observer`]s
+//!   ([`World::observe`] with [`OnAdd`](observer::OnAdd),
+//!   [`OnInsert`](observer::OnInsert), [`OnRemove`](observer::OnRemove));
+//!   component hooks ([`ComponentHooks`]: `#[component(on_add = f, ...)]`,
+//!   run with a [`DeferredWorld`] and a [`HookContext`]).
+//! - **Worlds that travel**: [`World::merge`], and with feature `serde`
+//!   snapshots (`snapshot::SnapshotRegistry`, `World::snapshot`,
+//!   `World::from_snapshot`, `World::load_snapshot`).
+//! - **Multiplayer**: [`rollback`]: the world saved in memory every frame,
+//!   restored exactly and hashed the same on every machine.
+//! - **Looking inside**: [`World::inspect`] ([`EntityInspection`]; every
+//!   entity: [`World::inspect_all`]) and [`World::stats`].
 
 // Lets the derive macros' `::ecs_core::...` paths resolve inside this crate too.
 #[allow(
@@ -41,7 +67,7 @@ extern crate self as ecs_core;
 //                                writes storages, reads into a staging allocator and storages
 //   6. view, access              WorldView, the one door to a world's data; access sets
 //   7. query                     fetches, filters, plans, iteration
-//   8. world                     World: entity operations, the structural funnel
+//   8. world                     World: entity operations, the structural transaction
 //                                with its hooks, commands, and every other `impl World`
 //   9. rollback                  a world's registered data saved, restored, hashed
 //  10. system                    params, function / exclusive / `System` systems, access
@@ -90,24 +116,32 @@ pub mod prelude;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::component::{DebugProbe, ViaDebug, WithoutDebug};
+    pub use crate::world::declared_hooks;
 }
 
 pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo, TrackedComponent};
 pub use ecs_derive::{Component, MapEntities, Query, States, SystemParam};
-pub use entity::{Entity, EntityMap, EntityMapIter, EntityMapper, MapEntities};
+pub use entity::{Entity, EntityMap, EntityMapper, MapEntities};
 pub use error::{AccessClash, Error};
 pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use state::States;
 pub use world::{
-    CommandQueue, Commands, ComponentInspection, ComponentType, EntityCommands, EntityInspection,
-    EntityMut, EntityRef, FromWorld, HeapBreakdown, IntoObserver, MAX_OBSERVER_DEPTH, Observer,
-    ObserverEntry, SystemId, View, ViewMut, World, WorldInspection, WorldStats,
+    Commands, ComponentHook, ComponentHooks, ComponentInspection, ComponentType, DeferredWorld,
+    EntityCommands, EntityInspection, EntityMut, EntityRef, FromWorld, HookContext, HookKind,
+    IntoObserver, Observer, ObserverEntry, SystemId, View, ViewMut, World, WorldInspection,
+    WorldStats,
 };
+// Plumbing a game does not name: what generated code and the crate's own
+// types need, public for them and kept off the front page.
 #[doc(hidden)]
-pub use world::{IntoOneShotSystem, OneShotSystem};
+pub use entity::EntityMapIter;
+#[doc(hidden)]
+pub use world::{
+    CommandQueue, HeapBreakdown, IntoOneShotSystem, MAX_OBSERVER_DEPTH, OneShotSystem,
+};
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
 const _: () = {

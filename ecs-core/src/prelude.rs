@@ -24,6 +24,7 @@ pub use crate::system::{
 };
 pub use crate::time::Time;
 pub use crate::{
-    Bundle, Commands, Component, Entity, EntityMap, EntityMut, EntityRef, Error, FromWorld,
-    MapEntities, ObserverId, Query, States, SystemId, SystemParam, World,
+    Bundle, Commands, Component, ComponentHook, ComponentHooks, DeferredWorld, Entity, EntityMap,
+    EntityMut, EntityRef, Error, FromWorld, HookContext, HookKind, MapEntities, ObserverId, Query,
+    States, SystemId, SystemParam, World,
 };

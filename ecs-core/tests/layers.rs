@@ -1,5 +1,6 @@
 //! The core's layers import only downwards, `World` gets methods in `world/`
-//! only, and queries never name `World` (ARCHITECTURE.md draws the layers).
+//! only, queries never name `World` (ARCHITECTURE.md draws the layers), and
+//! only `world/structural/` changes a world's structure.
 //!
 //! Reads the sources, so it fails the moment a change imports upwards.
 
@@ -302,4 +303,114 @@ fn crate_paths_are_found_in_both_forms() {
         ["error"]
     );
     assert!(named_modules("let x = 1;").is_empty());
+}
+
+/// The calls that change a world's structure underneath: a storage's
+/// membership (values added or removed with their entities), the
+/// per-entity component masks, the allocator's ids, and the funnel that
+/// keeps them in step. Only `world/structural/` makes them.
+const STRUCTURAL_PRIMITIVES: &[&str] = &[
+    "split(",
+    "Structural",
+    "insert_unhooked",
+    "remove_unhooked",
+    "push_new(",
+    "commit_run(",
+    "remove_and_drop(",
+    "erased_by_id_mut(",
+    "erased_mut(",
+    ".absorb(",
+    ".mark(",
+    ".unmark(",
+    "mark_all(",
+    "clear_all(",
+    ".cover(",
+    "masks.clear(",
+    ".alloc()",
+    ".free(",
+    "free_all(",
+    ".settle(",
+    "settle_except(",
+];
+
+/// Whether a line of code makes a structural change itself: calls one of
+/// [`STRUCTURAL_PRIMITIVES`] or borrows the masks to write them.
+fn changes_structure(line: &str) -> bool {
+    STRUCTURAL_PRIMITIVES.iter().any(|call| names(line, call))
+        || line.contains("&mut") && line.contains("masks")
+}
+
+/// Whether `line` names `call` as a whole word (`split(`, not `rsplit(`).
+fn names(line: &str, call: &str) -> bool {
+    line.match_indices(call).any(|(at, _)| {
+        call.starts_with('.')
+            || !line[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// Whether `path` lies in `world/structural/`, the one door.
+fn in_the_door(path: &Path) -> bool {
+    path.strip_prefix(src_dir().join("world").join("structural"))
+        .is_ok()
+}
+
+#[test]
+fn only_the_structural_transaction_changes_structure() {
+    let world = rank("world").expect("`world` has a layer");
+    let mut strays = Vec::new();
+    for (path, text) in sources() {
+        // Lower layers define the primitives and never reach a world's
+        // storages but through the funnel (groups, bundles) or staging
+        // storages of their own (snapshot loads).
+        let above = module_of(&path)
+            .and_then(|module| rank(&module))
+            .is_some_and(|layer| layer >= world);
+        if !above || in_the_door(&path) {
+            continue;
+        }
+        for (line_number, line) in code_lines(&text) {
+            if changes_structure(&line) {
+                strays.push(format!("{}:{line_number}: {}", path.display(), line.trim()));
+            }
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "structural change outside world/structural/ (go through `world.transaction()`):\n{}",
+        strays.join("\n")
+    );
+}
+
+/// The checker itself: it sees the funnel's parts, storage membership,
+/// mask writes and id allocation, and passes reads and plain value writes.
+#[test]
+fn structural_primitives_are_recognised() {
+    for line in [
+        "let (bundles, mut structural) = world.split();",
+        "unsafe { Structural::insert_unhooked(&mut data.masks, &mut data.clock, id, set, e, v) }",
+        "storages.erased_by_id_mut(id).remove_and_drop(entity)",
+        "self.masks.mark(entity.index(), id);",
+        "let masks = &mut *self.masks;",
+        "let entity = self.entities.alloc();",
+        "self.entities.free(entity)",
+    ] {
+        assert!(changes_structure(line), "not seen: {line}");
+    }
+    for line in [
+        "self.transaction().insert(entity, component)",
+        "held_components(storages, &self.data.masks, entity)",
+        "world.get_mut::<T>(entity)",
+        "self.data.entities.check(entity)?;",
+        "world.settle_reserved();",
+        "let mut segments = type_name.rsplit(':');",
+    ] {
+        assert!(!changes_structure(line), "taken for a change: {line}");
+    }
+    assert!(in_the_door(
+        &src_dir().join("world").join("structural").join("funnel.rs")
+    ));
+    assert!(!in_the_door(&src_dir().join("world").join("mod.rs")));
 }

@@ -1,7 +1,10 @@
-//! Observers under random operations: every path that changes structure
-//! fires exactly the events a plain model of "which entity holds which type"
-//! predicts, `OnAdd` / `OnInsert` observers find the component in place and
-//! `OnRemove` observers find it still there, with the value last written.
+//! Observers and component hooks under random operations: every path that
+//! changes structure fires exactly the events a plain model of "which entity
+//! holds which type" predicts, in the documented order (a call's arrival
+//! hooks, then its observers; departures' observers, then their hooks);
+//! `OnAdd` / `OnInsert` observers and `on_add` / `on_insert` hooks find the
+//! component in place, and departures find it still there, with the value
+//! last written (`on_replace` the one an insert overwrites).
 //!
 //! `ECS_MODEL_CASES` sets the number of generated cases (default 256).
 
@@ -13,11 +16,33 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[component(
+    on_add = log_hook::<A>,
+    on_insert = log_hook::<A>,
+    on_replace = log_hook::<A>,
+    on_remove = log_hook::<A>,
+    on_despawn = log_hook::<A>
+)]
 struct A(u32);
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[component(
+    on_add = log_hook::<B>,
+    on_insert = log_hook::<B>,
+    on_replace = log_hook::<B>,
+    on_remove = log_hook::<B>,
+    on_despawn = log_hook::<B>
+)]
 struct B(u32);
 
-/// The events observers saw, in order: (kind, type, entity, value read).
+/// Logs a hook's run with the value it reads.
+fn log_hook<T: Valued>(mut world: DeferredWorld, ctx: HookContext) {
+    let value = world.get::<T>(ctx.entity).unwrap().value();
+    let seen = &mut world.resource_mut::<Seen>().unwrap().0;
+    seen.push((ctx.hook.name(), T::TYPE, ctx.entity, value));
+}
+
+/// The events observers and hooks saw, in order: (kind, type, entity, value
+/// read); observers' kinds are `add`, `insert`, `remove`, hooks' their names.
 #[derive(Default, Debug)]
 struct Seen(Vec<(&'static str, char, Entity, u32)>);
 
@@ -60,13 +85,19 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+type Event = (&'static str, char, Entity, u32);
+
 /// Which entity holds which values, by the model.
 #[derive(Default)]
 struct Model {
     held: BTreeMap<Entity, (Option<u32>, Option<u32>)>,
     /// Every entity ever spawned, to pick stale ones too.
     ever: Vec<Entity>,
-    expected: Vec<(&'static str, char, Entity, u32)>,
+    expected: Vec<Event>,
+    /// The current call's arrival hooks, which run before its observers.
+    hooks: Vec<Event>,
+    /// The current call's arrival observers.
+    observers: Vec<Event>,
 }
 
 impl Model {
@@ -80,10 +111,27 @@ impl Model {
         };
         let field = if ty == 'A' { &mut slot.0 } else { &mut slot.1 };
         if field.is_none() {
-            self.expected.push(("add", ty, e, value));
+            self.hooks.push(("on_add", ty, e, value));
+            self.observers.push(("add", ty, e, value));
         }
-        self.expected.push(("insert", ty, e, value));
+        self.hooks.push(("on_insert", ty, e, value));
+        self.observers.push(("insert", ty, e, value));
         *field = Some(value);
+    }
+
+    /// Before an insert of `ty` on `e`: the value it overwrites leaves.
+    fn replace(&mut self, e: Entity, ty: char) {
+        if let Some(&(a, b)) = self.held.get(&e)
+            && let Some(old) = if ty == 'A' { a } else { b }
+        {
+            self.expected.push(("on_replace", ty, e, old));
+        }
+    }
+
+    /// The end of a call: its arrivals' hooks, then their observers.
+    fn end_call(&mut self) {
+        self.expected.append(&mut self.hooks);
+        self.expected.append(&mut self.observers);
     }
 
     fn remove(&mut self, e: Entity, ty: char) {
@@ -93,17 +141,23 @@ impl Model {
         let field = if ty == 'A' { &mut slot.0 } else { &mut slot.1 };
         if let Some(value) = field.take() {
             self.expected.push(("remove", ty, e, value));
+            self.expected.push(("on_replace", ty, e, value));
+            self.expected.push(("on_remove", ty, e, value));
         }
     }
 
     fn despawn(&mut self, e: Entity) {
         if let Some((a, b)) = self.held.remove(&e) {
-            // Component ids in the order the world first saw the types: A, then B.
-            if let Some(v) = a {
-                self.expected.push(("remove", 'A', e, v));
-            }
-            if let Some(v) = b {
-                self.expected.push(("remove", 'B', e, v));
+            // Component ids in the order the world first saw the types: A,
+            // then B. Observers first, then each hook kind in turn.
+            let held: Vec<(char, u32)> = [('A', a), ('B', b)]
+                .into_iter()
+                .filter_map(|(ty, v)| Some((ty, v?)))
+                .collect();
+            for kind in ["remove", "on_replace", "on_remove", "on_despawn"] {
+                for &(ty, v) in &held {
+                    self.expected.push((kind, ty, e, v));
+                }
             }
         }
     }
@@ -117,21 +171,25 @@ impl Model {
         if let Some(v) = b {
             self.insert(e, 'B', v);
         }
+        self.end_call();
     }
 }
 
-/// The value a test component holds.
+/// The value a test component holds, and the letter that names its type.
 trait Valued: Component {
+    const TYPE: char;
     fn value(&self) -> u32;
 }
 
 impl Valued for A {
+    const TYPE: char = 'A';
     fn value(&self) -> u32 {
         self.0
     }
 }
 
 impl Valued for B {
+    const TYPE: char = 'B';
     fn value(&self) -> u32 {
         self.0
     }
@@ -159,6 +217,7 @@ fn observed_world() -> World {
     // Register A before B, so their component ids are in that order.
     world.spawn((A(0), B(0)));
     world.clear();
+    world.resource_mut::<Seen>().unwrap().0.clear();
     watch::<A>(&mut world, 'A');
     watch::<B>(&mut world, 'B');
     world
@@ -188,6 +247,7 @@ fn run(ops: &[Op]) {
                     model.insert(e, 'B', v);
                     model.insert(e, 'A', v + 1);
                 }
+                model.end_call();
             }
             Op::InsertA(i, v) | Op::InsertB(i, v) | Op::InsertBoth(i, v) => {
                 let Some(e) = model.pick(i) else { continue };
@@ -198,11 +258,18 @@ fn run(ops: &[Op]) {
                 };
                 assert_eq!(result.is_ok(), model.held.contains_key(&e), "step {step}");
                 if !matches!(op, Op::InsertB(..)) {
+                    model.replace(e, 'A');
+                }
+                if !matches!(op, Op::InsertA(..)) {
+                    model.replace(e, 'B');
+                }
+                if !matches!(op, Op::InsertB(..)) {
                     model.insert(e, 'A', v);
                 }
                 if !matches!(op, Op::InsertA(..)) {
                     model.insert(e, 'B', v);
                 }
+                model.end_call();
             }
             Op::RemoveA(i) | Op::RemoveB(i) | Op::HandleRemoveB(i) => {
                 let Some(e) = model.pick(i) else { continue };
@@ -237,7 +304,9 @@ fn run(ops: &[Op]) {
                 let Some(e) = model.pick(i) else { continue };
                 world.commands().insert(e, A(v));
                 assert_eq!(world.flush().is_empty(), model.held.contains_key(&e));
+                model.replace(e, 'A');
                 model.insert(e, 'A', v);
+                model.end_call();
             }
             Op::CommandsDespawn(i) => {
                 let Some(e) = model.pick(i) else { continue };
@@ -270,7 +339,7 @@ proptest! {
 
     /// Any sequence of up to 60 operations fires exactly the model's events, in order.
     #[test]
-    fn observers_see_exactly_the_models_events(ops in vec(op(), 0..60)) {
+    fn observers_and_hooks_see_exactly_the_models_events(ops in vec(op(), 0..60)) {
         run(&ops);
     }
 }

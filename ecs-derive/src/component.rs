@@ -6,15 +6,18 @@ use syn::{Data, DeriveInput, Path, parse_quote};
 
 use crate::crate_path::CratePath;
 use crate::entity_fields::map_body;
+use crate::hooks::Hooks;
 use crate::options::{combine, parse_options};
 
-const OPTIONS: &str = "`track_changes`, `debug`, `crate = \"path\"`";
+const OPTIONS: &str = "`track_changes`, `debug`, `on_add = f`, `on_insert = f`, \
+                       `on_replace = f`, `on_remove = f`, `on_despawn = f`, `crate = \"path\"`";
 
 /// What the `#[component(...)]` options asked for.
 struct Options {
     krate: Path,
     track_changes: bool,
     debug: bool,
+    hooks: Hooks,
 }
 
 pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> {
@@ -22,6 +25,7 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
         krate,
         track_changes,
         debug,
+        hooks,
     } = analyse(input)?;
     let name = &input.ident;
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
@@ -87,12 +91,14 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
             }
         }
     });
+    let hooks = hooks.expand(&krate);
     Ok(quote! {
         impl #impl_generics #krate::Component for #name #type_generics #where_clause {
             #tracking
             type Mut<'__ecs_w> = #reference;
             #mapping
             #as_debug
+            #hooks
         }
         #marker
     })
@@ -114,13 +120,14 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
     let mut krate = CratePath::new();
     let mut track_changes = false;
     let mut debug = false;
+    let mut hooks = Hooks::default();
     parse_options(
         &input.attrs,
         "component",
         OPTIONS,
         &mut errors,
         |meta, errors| {
-            if krate.parse(meta, errors)? {
+            if krate.parse(meta, errors)? || hooks.parse(meta, errors)? {
                 return Ok(true);
             }
             if meta.path.is_ident("track_changes") {
@@ -154,6 +161,7 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
         krate: krate.get(),
         track_changes,
         debug,
+        hooks,
     })
 }
 
@@ -212,7 +220,8 @@ mod tests {
                 (UNION.to_owned(), "union".to_owned()),
                 (
                     "unknown `component` option `storage`; the options are: `track_changes`, \
-                     `debug`, `crate = \"path\"`"
+                     `debug`, `on_add = f`, `on_insert = f`, `on_replace = f`, `on_remove = f`, \
+                     `on_despawn = f`, `crate = \"path\"`"
                         .to_owned(),
                     "storage".to_owned(),
                 ),

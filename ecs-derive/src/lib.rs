@@ -12,6 +12,7 @@ use syn::{DeriveInput, parse_macro_input};
 mod component;
 mod crate_path;
 mod entity_fields;
+mod hooks;
 mod options;
 mod query;
 mod states;
@@ -30,6 +31,10 @@ mod world_lifetime;
 /// - `debug`: show the values of a generic type in `World::inspect` (it must
 ///   implement `Debug`); a type without generic parameters needs nothing, the
 ///   derive detects `Debug` by itself;
+/// - `on_add = f`, `on_insert = f`, `on_replace = f`, `on_remove = f`,
+///   `on_despawn = f`: the type's hooks, each the path of a function
+///   `fn(DeferredWorld, HookContext)`, run on every structural change of the
+///   type (`ecs_core::ComponentHooks` says when each runs);
 /// - `crate = "path"`: where `ecs_core` is, when the dependency is renamed or re-exported.
 ///
 /// Fields marked `#[entity]` hold entity ids (`Entity`, `Option<Entity>`,
@@ -50,11 +55,26 @@ mod world_lifetime;
 /// #[component(track_changes)]
 /// struct Health(i32);
 ///
+/// #[derive(Component)]
+/// #[component(on_add = count_up, on_remove = count_down)]
+/// struct Enemy;
+/// #[derive(Default)]
+/// struct EnemyCount(i32);
+///
+/// fn count_up(mut world: DeferredWorld, _: HookContext) {
+///     world.resource_mut::<EnemyCount>().unwrap().0 += 1;
+/// }
+/// fn count_down(mut world: DeferredWorld, _: HookContext) {
+///     world.resource_mut::<EnemyCount>().unwrap().0 -= 1;
+/// }
+///
 /// let mut world = World::new();
-/// let e = world.spawn((Position { x: 1.0, y: 2.0 }, Team::Red, Health(3)));
+/// world.insert_resource(EnemyCount::default());
+/// let e = world.spawn((Position { x: 1.0, y: 2.0 }, Team::Red, Health(3), Enemy));
 /// assert_eq!(world.get::<Position>(e)?, &Position { x: 1.0, y: 2.0 });
 /// let added = world.query_filtered::<Entity, Added<Health>>().iter().count();
 /// assert_eq!(added, 1);
+/// assert_eq!(world.resource::<EnemyCount>()?.0, 1);
 /// # Ok::<(), Error>(())
 /// ```
 #[proc_macro_derive(Component, attributes(component, entity))]

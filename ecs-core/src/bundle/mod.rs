@@ -68,6 +68,10 @@ pub(crate) mod sealed {
     /// `ids` walks the component ids that [`register`](Self::register) listed,
     /// in the same order, so writing looks up no type.
     pub trait WriteBundle {
+        /// Whether any component type of the bundle declares hooks
+        /// (`Component::DECLARES_HOOKS`): a constant, so a spawn of types
+        /// without hooks never looks for them.
+        const DECLARES_HOOKS: bool;
         /// Registers every component type, appending their ids in write order.
         fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>);
         /// Makes room for `additional` more entities in every storage this bundle touches.
@@ -168,6 +172,8 @@ pub(crate) mod sealed {
 impl<T: Component> Bundle for T {}
 
 impl<T: Component> sealed::WriteBundle for T {
+    const DECLARES_HOOKS: bool = T::DECLARES_HOOKS;
+
     fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>) {
         ids.push(storages.register::<T>());
     }
@@ -269,6 +275,8 @@ macro_rules! tuple_bundle {
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
         impl<$($name: Bundle),*> sealed::WriteBundle for ($($name,)*) {
+            const DECLARES_HOOKS: bool = false $(|| $name::DECLARES_HOOKS)*;
+
             #[inline]
             fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>) {
                 $($name::register(storages, ids);)*

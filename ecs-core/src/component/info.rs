@@ -30,6 +30,10 @@ pub struct ComponentInfo {
     name: Box<str>,
     size: usize,
     align: usize,
+    /// The type's [`Component::DECLARES_HOOKS`].
+    declares_hooks: bool,
+    /// The type's [`Component::declare_hooks`].
+    declare_hooks: fn(&mut dyn core::any::Any),
 }
 
 impl ComponentInfo {
@@ -42,7 +46,20 @@ impl ComponentInfo {
             name: ShortName(type_name).to_string().into_boxed_str(),
             size: size_of::<T>(),
             align: align_of::<T>(),
+            declares_hooks: T::DECLARES_HOOKS,
+            declare_hooks: T::declare_hooks,
         }
+    }
+
+    /// Whether the type declares hooks on itself ([`Component::DECLARES_HOOKS`]).
+    pub(crate) fn declares_hooks(&self) -> bool {
+        self.declares_hooks
+    }
+
+    /// Sets the hooks the type declares on `hooks` (the world's
+    /// `ComponentHooks` of the type): [`Component::declare_hooks`].
+    pub(crate) fn declare_hooks(&self, hooks: &mut dyn core::any::Any) {
+        (self.declare_hooks)(hooks);
     }
 
     /// The same description under the id another world gives the type.

@@ -36,6 +36,11 @@ pub(crate) use mask::{ComponentMasks, MASKED_COMPONENTS, mask_bit, masked_ids};
 ///   values through `Debug`; the impl is bounded by `Self: Debug`. Needed
 ///   only for generic types: for any other type the derive finds out by itself
 ///   whether it implements `Debug` (see [`as_debug`](Self::as_debug)).
+/// - `on_add = f`, `on_insert = f`, `on_replace = f`, `on_remove = f`,
+///   `on_despawn = f`: the type's [hooks](crate::ComponentHooks), functions
+///   `fn(DeferredWorld, HookContext)` that run on every structural change of
+///   the type, whichever path makes it (see [`ComponentHooks`](crate::ComponentHooks)
+///   for when each runs).
 /// - `crate = "path"`: the path of this crate, when it is renamed or re-exported
 ///   (the generated code names `::ecs_core` by default).
 ///
@@ -158,6 +163,25 @@ pub trait Component: Send + Sync + 'static {
     #[inline]
     fn as_debug(&self) -> Option<&dyn fmt::Debug> {
         None
+    }
+
+    /// Whether the type declares hooks (`#[component(on_add = f, ...)]`):
+    /// a world then reads them with [`declare_hooks`](Self::declare_hooks)
+    /// before the type's first arrival. A constant, so a type without hooks
+    /// compiles that look away. Set by the derive.
+    #[doc(hidden)]
+    const DECLARES_HOOKS: bool = false;
+
+    /// Sets the hooks the type declares on `hooks`, the world's
+    /// [`ComponentHooks`](crate::ComponentHooks) of the type. Components
+    /// sit below the world, which defines that type, so it arrives as
+    /// `dyn Any`; the derive's code turns it back with one check, once per
+    /// type and world. Implemented by the derive; a hand-written component
+    /// sets its hooks with
+    /// [`World::register_component_hooks`](crate::World::register_component_hooks).
+    #[doc(hidden)]
+    fn declare_hooks(hooks: &mut dyn core::any::Any) {
+        let _ = hooks;
     }
 }
 

@@ -6,9 +6,10 @@ use core::hash::Hasher;
 
 use super::checksum::ChecksumHasher;
 use super::saved::SavedValue;
-use crate::component::{Component, ComponentMasks};
+use crate::component::Component;
 use crate::entity::Entity;
 use crate::storage::{ColumnCopy, Storages};
+use crate::world::RestoreParts;
 
 /// What a registry does with one component type, without naming it.
 pub(crate) trait RollbackColumn: Send + Sync {
@@ -19,8 +20,9 @@ pub(crate) trait RollbackColumn: Send + Sync {
     /// Copies the type's storage (nothing, if it has none) into `into`,
     /// a saved column of this type.
     fn save(&self, storages: &Storages, into: &mut dyn SavedValue);
-    /// Makes the storage hold what `saved` holds, masks kept in step.
-    fn restore(&self, storages: &mut Storages, masks: &mut ComponentMasks, saved: &dyn SavedValue);
+    /// Makes the storage hold what `saved` holds, through the door's
+    /// restore, which keeps the masks in step.
+    fn restore(&self, parts: &mut RestoreParts<'_>, saved: &dyn SavedValue);
     /// The hash of what the storage holds now.
     fn checksum_live(&self, storages: &Storages) -> u64;
     /// The hash of what `saved` holds.
@@ -68,21 +70,8 @@ impl<T: Component + Clone> RollbackColumn for Column<T> {
         }
     }
 
-    fn restore(&self, storages: &mut Storages, masks: &mut ComponentMasks, saved: &dyn SavedValue) {
-        let copy = saved_column::<T>(saved);
-        if copy.entities().is_empty() && storages.get::<T>().is_none() {
-            return;
-        }
-        let id = storages.register::<T>();
-        storages
-            .typed_mut::<T>(id)
-            .restore_from(copy, |entity, holds| {
-                if holds {
-                    masks.mark(entity.index(), id);
-                } else {
-                    masks.unmark(entity.index(), id);
-                }
-            });
+    fn restore(&self, parts: &mut RestoreParts<'_>, saved: &dyn SavedValue) {
+        parts.restore_column(saved_column::<T>(saved));
     }
 
     fn checksum_live(&self, storages: &Storages) -> u64 {

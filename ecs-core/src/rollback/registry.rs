@@ -12,7 +12,7 @@ use super::state::{WorldState, combine};
 use crate::component::Component;
 use crate::entity::AllocatorCopy;
 use crate::error::Error;
-use crate::world::{RestoreParts, World};
+use crate::world::World;
 
 /// The component and resource types a rollback saves and restores, and how
 /// each enters the checksum.
@@ -392,17 +392,12 @@ impl RollbackRegistry {
         self.check_fits(saved)?;
         let columns = &self.columns;
         let is_registered = |type_id: TypeId| columns.iter().any(|c| c.type_id() == type_id);
-        world.restore_rollback(&saved.allocator, is_registered, |parts| {
-            let RestoreParts {
-                storages,
-                masks,
-                resources,
-            } = parts;
+        world.restore_rollback(&saved.allocator, is_registered, |mut parts| {
             for (column, (_, copy)) in self.columns.iter().zip(&saved.columns) {
-                column.restore(storages, masks, &**copy);
+                column.restore(&mut parts, &**copy);
             }
             for (resource, (_, copy)) in self.resources.iter().zip(&saved.resources) {
-                resource.restore(resources, &**copy);
+                resource.restore(parts.resources, &**copy);
             }
         });
         Ok(())

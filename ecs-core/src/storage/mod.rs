@@ -248,6 +248,12 @@ impl Storages {
         self.cells.len()
     }
 
+    /// Whether any type registered here declares hooks on itself
+    /// (`Component::DECLARES_HOOKS`).
+    pub(crate) fn declare_hooks(&self) -> bool {
+        self.infos.iter().any(ComponentInfo::declares_hooks)
+    }
+
     /// What the world knows about the component with `id`.
     pub(crate) fn info(&self, id: ComponentId) -> &ComponentInfo {
         &self.infos[id.index()]

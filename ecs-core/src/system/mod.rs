@@ -46,13 +46,17 @@ pub use condition::{
 pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
 pub use config::{IntoSystem, SystemConfig};
 pub use event::{EventReader, EventWriter};
+#[doc(hidden)]
 pub use function::SystemParamFunction;
 pub use local::Local;
+#[doc(hidden)]
 pub use observer::ObserverFunction;
 #[doc(hidden)]
 pub use ordering::NameMarker;
 pub use ordering::{IntoSystemConfigs, SetConfig, SystemConfigs, SystemName, after, before};
-pub use param::{ParamItem, SystemParam, SystemWorld};
+#[doc(hidden)]
+pub use param::SystemWorld;
+pub use param::{ParamItem, SystemParam};
 pub use param_set::ParamSet;
 #[doc(hidden)]
 pub use removed::Removed;

@@ -617,13 +617,13 @@ impl World {
     /// which nobody was given, spend no slot and no version (see
     /// `Entities::settle_except`).
     pub(crate) fn settle_reserved_except(&mut self, unused: &[u32], made: impl FnMut(u32, Entity)) {
-        self.data.entities.settle_except(unused, made);
+        self.transaction().settle_reserved_except(unused, made);
     }
 
     /// Makes every id reserved by [`Commands::spawn`] alive, with no
     /// components yet, so that commands naming them apply.
     pub(crate) fn settle_reserved(&mut self) {
-        self.data.entities.settle(|_| {});
+        self.transaction().settle_reserved_except(&[], |_, _| {});
     }
 
     /// How many reservation numbers are claimed and not yet settled.

@@ -52,12 +52,7 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn group<G: Bundle>(&mut self) -> Result<(), Error> {
-        let (bundles, structural) = self.split();
-        let ids = &bundles.of::<G>(structural.storages).ids;
-        structural
-            .hooks
-            .groups
-            .declare(core::any::type_name::<G>(), ids, structural.storages)
+        self.transaction().declare_group::<G>()
     }
 }
 

@@ -12,7 +12,7 @@ use crate::entity::Entity;
 use crate::error::Error;
 
 use super::World;
-use super::structural::Structural;
+use super::structural::held_components;
 
 impl World {
     /// What `entity` holds: each component's type and, where the type shows
@@ -69,7 +69,7 @@ impl World {
 
     fn inspect_live(&self, entity: Entity) -> EntityInspection<'_> {
         let storages = &self.data.storages;
-        let components = Structural::held(storages, &self.data.masks, entity)
+        let components = held_components(storages, &self.data.masks, entity)
             .map(|id| ComponentInspection {
                 info: storages.info(id),
                 value: storages.erased_by_id(id).debug_value(entity),

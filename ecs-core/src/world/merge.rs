@@ -71,15 +71,7 @@ impl World {
     /// assert_eq!(world.resource::<LevelName>().unwrap().0, "cellar");
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn merge(&mut self, mut other: World) -> EntityMap {
-        drop(other.flush());
-        other.data.entities.settle(|_| {});
-        self.dispatching(|world| {
-            let (_, mut structural) = world.split();
-            let map = structural.absorb(&other.data.entities, &mut other.data.storages);
-            let adopted = world.data.resources.adopt_absent(&mut other.data.resources);
-            world.events.adopt(&other.events, &adopted);
-            map
-        })
+    pub fn merge(&mut self, other: World) -> EntityMap {
+        self.transaction().merge(other)
     }
 }

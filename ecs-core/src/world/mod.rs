@@ -5,12 +5,12 @@
 mod catalog;
 mod change;
 mod commands;
+mod component_hooks;
 mod entity_commands;
 mod entity_ref;
 mod event;
 mod from_world;
 mod group;
-mod hooks;
 mod inspect;
 mod merge;
 mod observe;
@@ -20,7 +20,6 @@ mod resource;
 mod rollback;
 #[cfg(feature = "serde")]
 mod snapshot;
-mod spawn_run;
 mod state;
 mod stats;
 mod structural;
@@ -40,6 +39,9 @@ use crate::view::{Exclusive, WorldData, WorldView};
 pub use catalog::{ComponentType, ObserverEntry};
 pub use commands::{CommandQueue, Commands};
 pub(crate) use commands::{LaneLayout, ReservationLane};
+pub use component_hooks::{
+    ComponentHook, ComponentHooks, DeferredWorld, HookContext, HookKind, declared_hooks,
+};
 pub use entity_commands::EntityCommands;
 pub use entity_ref::{EntityMut, EntityRef};
 pub use from_world::FromWorld;
@@ -47,13 +49,13 @@ pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
 pub use one_shot::{IntoOneShotSystem, OneShotSystem, SystemId};
-pub(crate) use rollback::RestoreParts;
 pub use stats::{HeapBreakdown, WorldStats};
+pub(crate) use structural::RestoreParts;
 pub use typed_view::{View, ViewMut};
 
-use hooks::{Hooks, ObserverHook};
+use component_hooks::HookRegistry;
 use observe::Observers;
-use structural::Structural;
+use structural::held_components;
 
 /// A container of entities and their components.
 ///
@@ -87,7 +89,8 @@ use structural::Structural;
 /// ```
 #[derive(Default)]
 pub struct World {
-    /// What views reach; its structure changes only through [`Structural`].
+    /// What views reach; its structure changes only through the transaction
+    /// of `structural/`.
     data: WorldData,
     bundles: BundleRegistry,
     /// What [`World::commands`] records, until [`World::flush`].
@@ -96,6 +99,8 @@ pub struct World {
     events: EventRegistry,
     /// What runs when components arrive and leave.
     observers: Observers,
+    /// The hooks of each component type, and the arrivals that have one.
+    component_hooks: HookRegistry,
 }
 
 impl World {
@@ -130,11 +135,7 @@ impl World {
     /// ```
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        self.dispatching(|world| {
-            let (bundles, mut structural) = world.split();
-            let info = bundles.of::<B>(structural.storages);
-            structural.spawn(info, bundle)
-        })
+        self.transaction().spawn(bundle)
     }
 
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
@@ -164,11 +165,7 @@ impl World {
     {
         let bundles = bundles.into_iter();
         let mut spawned = Vec::with_capacity(bundles.size_hint().0);
-        self.dispatching(|world| {
-            let (infos, mut structural) = world.split();
-            let info = infos.of::<B>(structural.storages);
-            structural.spawn_many(info, bundles, &mut spawned);
-        });
+        self.transaction().spawn_batch(bundles, &mut spawned);
         spawned
     }
 
@@ -195,13 +192,7 @@ impl World {
         component: T,
     ) -> Result<Option<T>, Error> {
         self.data.entities.check(entity)?;
-        let (id, set) = self.data.storages.register_root::<T>();
-        let replaced = self.dispatching(|world| {
-            // SAFETY: `register_root` gave `set` as the root of `id`'s storage
-            // in this world's storages, which the funnel borrows.
-            unsafe { world.split().1.insert_into(id, set, entity, component) }
-        });
-        Ok(replaced)
+        Ok(self.transaction().insert(entity, component))
     }
 
     /// Gives `entity` every component of `bundle`; values it replaces are dropped.
@@ -221,11 +212,7 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.data.entities.check(entity)?;
-        self.dispatching(|world| {
-            let (bundles, mut structural) = world.split();
-            let ids = &bundles.of::<B>(structural.storages).ids;
-            structural.insert_bundle(ids, bundle, entity);
-        });
+        self.transaction().insert_bundle(entity, bundle);
         Ok(())
     }
 
@@ -250,17 +237,9 @@ impl World {
     #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
         self.data.entities.check(entity)?;
-        let Some((id, set)) = self.data.storages.lookup::<T>() else {
-            return Err(Error::missing::<T>(entity));
-        };
-        let removed = if self.observers.follow_removals() {
-            self.remove_observed(id, entity)
-        } else {
-            // SAFETY: `lookup` gave `set` as the root of `id`'s storage in
-            // this world's storages, which the funnel borrows.
-            unsafe { self.split().1.remove_from(id, set, entity) }
-        };
-        removed.ok_or_else(|| Error::missing::<T>(entity))
+        self.transaction()
+            .remove(entity)
+            .ok_or_else(|| Error::missing::<T>(entity))
     }
 
     /// Whether `entity` is alive and has a `T`. False for dead or unknown entities.
@@ -366,11 +345,7 @@ impl World {
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> Result<(), Error> {
         self.data.entities.check(entity)?;
-        if self.observers.follow_removals() {
-            self.despawn_observed(entity);
-        } else {
-            self.split().1.despawn(entity);
-        }
+        self.transaction().despawn(entity);
         Ok(())
     }
 
@@ -430,16 +405,7 @@ impl World {
     /// assert_eq!(world.spawn(()).version(), 2);
     /// ```
     pub fn clear(&mut self) {
-        // Ids reserved so far are handed out already: they become alive and
-        // go with the rest. Those the `OnRemove` observers reserve from here
-        // on stay, for their commands apply after the clear.
-        self.settle_reserved();
-        if self.observers.follow_removals() {
-            let observed = self.announce_clear();
-            self.clear_observed(observed);
-        } else {
-            self.split().1.clear();
-        }
+        self.transaction().clear();
     }
 
     /// A read-only handle to a live entity.
@@ -502,41 +468,7 @@ impl World {
     ) -> Result<impl Iterator<Item = &ComponentInfo> + '_, Error> {
         self.data.entities.check(entity)?;
         let storages = &self.data.storages;
-        Ok(Structural::held(storages, &self.data.masks, entity).map(|id| storages.info(id)))
-    }
-
-    /// The bundle registry, and the structural funnel, borrowed apart so a
-    /// bundle's info can be read while its components are placed. Inlined:
-    /// every structural call goes through it, and a call would build the
-    /// funnel's borrows in memory.
-    #[inline]
-    fn split(&mut self) -> (&mut BundleRegistry, Structural<'_>) {
-        let data = &mut self.data;
-        let observers = &mut self.observers;
-        let structural = Structural {
-            clock: &mut data.clock,
-            storages: &mut data.storages,
-            entities: &mut data.entities,
-            masks: &mut data.masks,
-            hooks: Hooks {
-                groups: &mut data.groups,
-                observers: ObserverHook {
-                    index: &observers.registry.index,
-                    fired: &mut observers.fired,
-                },
-            },
-        };
-        (&mut self.bundles, structural)
-    }
-
-    /// Whether no group and no observer follows structural change here, so an
-    /// insert or a removal changes the storage and the mask and nothing else
-    /// (`Structural::insert_unhooked`, `Structural::remove_unhooked`).
-    #[inline]
-    pub(super) fn structure_unhooked(&self) -> bool {
-        self.data.groups.is_empty()
-            && !self.observers.follow_additions()
-            && !self.observers.follow_removals()
+        Ok(held_components(storages, &self.data.masks, entity).map(|id| storages.info(id)))
     }
 
     /// A read-only view of this world, for queries.

@@ -1,85 +1,16 @@
-//! What a rollback (`rollback/`) reads from a world and how it puts one back:
-//! the allocator restored, entities that were not alive stripped of every
-//! component, then the registered storages and resources rewritten, all
-//! without hooks or observers (a restore is not a game event), and every
-//! group packed again at the end.
+//! What a rollback (`rollback/`) reads from a world. Putting one back is a
+//! structural change, the door's: `structural/restore.rs`.
 
-use core::any::TypeId;
-
-use crate::component::{ComponentId, ComponentMasks, MASKED_COMPONENTS, masked_ids};
-use crate::entity::{AllocatorCopy, Entities, Entity};
+use crate::entity::Entities;
 use crate::resource::Resources;
 use crate::storage::Storages;
-use crate::util::DeferredPanic;
 
 use super::World;
-
-/// What a restore rewrites once the allocator is back, borrowed together.
-pub(crate) struct RestoreParts<'a> {
-    pub(crate) storages: &'a mut Storages,
-    pub(crate) masks: &'a mut ComponentMasks,
-    pub(crate) resources: &'a mut Resources,
-}
 
 impl World {
     /// The allocator, storages and resources a rollback saves and hashes.
     pub(crate) fn rollback_source(&self) -> (&Entities, &Storages, &Resources) {
         let data = &self.data;
         (&data.entities, &data.storages, &data.resources)
-    }
-
-    /// Puts the allocator back as `allocator` holds it, then lets `restore`
-    /// rewrite the registered storages and resources.
-    ///
-    /// Every entity alive here but not in `allocator` (spawned since, or
-    /// under another version) first loses its components of the types
-    /// `is_registered` refuses (the registered ones are `restore`'s to
-    /// rewrite) and its mask; ids reserved by commands not yet applied are
-    /// made alive first, so they are among those. Groups are packed again
-    /// at the end, as the storages were rewritten behind their hooks. A
-    /// panicking `Drop` of a stripped value is carried past the rest and
-    /// resumed once the world is consistent.
-    pub(crate) fn restore_rollback(
-        &mut self,
-        allocator: &AllocatorCopy,
-        is_registered: impl Fn(TypeId) -> bool,
-        restore: impl FnOnce(RestoreParts<'_>),
-    ) {
-        let data = &mut self.data;
-        data.entities.settle(|_| {});
-        let mut panics = DeferredPanic::default();
-        if !data.entities.same_as(allocator) {
-            let leaving: Vec<Entity> = data
-                .entities
-                .iter_alive()
-                .filter(|&entity| !allocator.is_alive(entity))
-                .collect();
-            for entity in leaving {
-                // The mask names the storages below its reach; the rest are probed.
-                let masked = masked_ids(data.masks.get(entity.index()));
-                let beyond =
-                    (MASKED_COMPONENTS as u32..data.storages.len() as u32).map(ComponentId);
-                for id in masked.chain(beyond) {
-                    if !is_registered(data.storages.info(id).type_id()) {
-                        let storage = data.storages.erased_by_id_mut(id);
-                        panics.keep(storage.remove_and_drop(entity));
-                    }
-                }
-                data.masks.clear(entity.index());
-            }
-            data.entities.restore_from(allocator);
-            data.masks.cover(data.entities.slot_count());
-        }
-        panics.run(|| {
-            restore(RestoreParts {
-                storages: &mut data.storages,
-                masks: &mut data.masks,
-                resources: &mut data.resources,
-            });
-        });
-        if !data.groups.is_empty() {
-            data.groups.repack_all(&mut data.storages);
-        }
-        panics.resume();
     }
 }

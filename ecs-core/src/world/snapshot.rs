@@ -38,7 +38,9 @@ impl World {
     /// under its saved id (version included), with the saved allocator
     /// state: it hands out the ids the saved world would have handed out next.
     ///
-    /// Tracked components arrive as added and changed. Fails with
+    /// Tracked components arrive as added and changed, and the `on_add` and
+    /// `on_insert` hooks their types declare run for each, once the whole
+    /// world is in place. Fails with
     /// [`Error::Snapshot`] on any malformed, truncated or self-contradicting
     /// input, saying what is wrong.
     ///
@@ -70,6 +72,17 @@ impl World {
         registry: &SnapshotRegistry,
         deserializer: D,
     ) -> Result<World, Error> {
+        let mut world = Self::load(registry, deserializer)?;
+        world.dispatch_fired();
+        Ok(world)
+    }
+
+    /// A new world holding what the snapshot holds, its arrivals recorded
+    /// for hooks but not dispatched yet.
+    fn load<'de, D: Deserializer<'de>>(
+        registry: &SnapshotRegistry,
+        deserializer: D,
+    ) -> Result<World, Error> {
         let Loaded {
             entities,
             mut storages,
@@ -78,15 +91,16 @@ impl World {
         let mut world = World::new();
         world.data.entities = entities;
         world.data.resources = resources;
-        world.split().1.adopt(&mut storages);
+        world.transaction().adopt(&mut storages);
         Ok(world)
     }
 
     /// Loads a snapshot into this running world, as [`merge`](World::merge)
     /// moves a world in: every entity gets a fresh id here, fields marked
-    /// `#[entity]` are rewritten to the new ids, this world's observers see
-    /// `OnAdd` and `OnInsert`, and resources of types this world already
-    /// holds keep this world's value. Returns where each saved id went.
+    /// `#[entity]` are rewritten to the new ids, this world's hooks and
+    /// observers hear of the arrivals (`on_add`, `on_insert`, `OnAdd`,
+    /// `OnInsert`), and resources of types this world already holds keep
+    /// this world's value. Returns where each saved id went.
     ///
     /// All or nothing: the snapshot is read and checked in full first, so
     /// on an error this world is exactly as it was; the merge that follows
@@ -119,7 +133,11 @@ impl World {
         registry: &SnapshotRegistry,
         deserializer: D,
     ) -> Result<EntityMap, Error> {
-        let staging = World::from_snapshot(registry, deserializer)?;
+        let mut staging = World::load(registry, deserializer)?;
+        // Hooks hear of the entities where they land, in this world; run
+        // in the staging world too, their commands would make twice what
+        // they make.
+        staging.component_hooks.fired.clear();
         Ok(self.merge(staging))
     }
 }

@@ -3,15 +3,14 @@
 //! remove or read one type for many entities go through these.
 
 use core::marker::PhantomData;
-use core::ptr::NonNull;
 
 use crate::change::ComponentMut;
-use crate::component::{Component, ComponentId};
+use crate::component::Component;
 use crate::entity::{Entities, Entity};
 use crate::error::Error;
 use crate::storage::{SparseReader, SparseSet};
 
-use super::structural::Structural;
+use super::structural::TypedStorage;
 use super::{World, lookup_error};
 
 impl World {
@@ -74,13 +73,9 @@ impl World {
     /// ```
     #[inline]
     pub fn view_mut<T: Component>(&mut self) -> ViewMut<'_, T> {
-        let (id, set) = self.data.storages.register_root::<T>();
-        let unhooked = self.structure_unhooked();
         ViewMut {
+            storage: TypedStorage::find(self),
             world: self,
-            id,
-            set,
-            unhooked,
             _values: PhantomData,
         }
     }
@@ -209,18 +204,10 @@ impl<'w, T: Component> View<'w, T> {
 /// ```
 pub struct ViewMut<'w, T: Component> {
     world: &'w mut World,
-    id: ComponentId,
-    /// The root pointer of `T`'s storage in `world` (`Storages::register_root`):
-    /// storages never move or drop while their world lives, and every access
-    /// below makes a reference from it only for the length of one call.
-    set: NonNull<SparseSet<T>>,
-    /// No group or observer follows structural change in `world`
-    /// ([`World::structure_unhooked`]): inserts and removals take the funnel's
-    /// unhooked path. Nothing can add a group or an observer while the view
-    /// borrows the world but observers' commands, after which the view looks
-    /// again ([`find_storage_again`](Self::find_storage_again)), also when
-    /// they panic ([`RefindOnDrop`]).
-    unhooked: bool,
+    /// `T`'s storage in `world`, found once: every access below makes a
+    /// reference from its root pointer only for the length of one call, and
+    /// its inserts and removals find it again when they ran commands.
+    storage: TypedStorage<T>,
     /// The view hands out `T`s and references to them, like a `&mut Vec<T>`.
     _values: PhantomData<&'w mut T>,
 }
@@ -242,36 +229,7 @@ impl<T: Component> ViewMut<'_, T> {
     #[inline]
     pub fn insert(&mut self, entity: Entity, value: T) -> Result<Option<T>, Error> {
         self.world.data.entities.check(entity)?;
-        if self.unhooked {
-            let data = &mut self.world.data;
-            // SAFETY: `set` is the root of storage `id` in this world, a
-            // `SparseSet<T>` (`register_root` gave both, and storages stay
-            // put); the view borrows the world mutably and holds no reference
-            // into the storage; `masks` and `clock` are that world's.
-            return Ok(unsafe {
-                Structural::insert_unhooked(
-                    &mut data.masks,
-                    &mut data.clock,
-                    self.id,
-                    self.set,
-                    entity,
-                    value,
-                )
-            });
-        }
-        // SAFETY: `set` is the root of storage `id` in this world, a
-        // `SparseSet<T>` (`register_root` gave both, and storages stay put).
-        let replaced = unsafe {
-            self.world
-                .split()
-                .1
-                .insert_into(self.id, self.set, entity, value)
-        };
-        if !self.world.observers.fired.is_empty() {
-            let view = RefindOnDrop(self);
-            view.0.world.dispatch_fired();
-        }
-        Ok(replaced)
+        Ok(self.storage.insert(self.world, entity, value))
     }
 
     /// Takes `entity`'s `T` away and returns it, as [`World::remove`] does.
@@ -292,24 +250,9 @@ impl<T: Component> ViewMut<'_, T> {
     #[inline]
     pub fn remove(&mut self, entity: Entity) -> Result<T, Error> {
         self.world.data.entities.check(entity)?;
-        let removed = if self.unhooked {
-            // SAFETY: `set` is the root of storage `id` in this world, a
-            // `SparseSet<T>` (`register_root` gave both, and storages stay
-            // put); the view borrows the world mutably and holds no reference
-            // into the storage; `masks` is that world's.
-            unsafe {
-                Structural::remove_unhooked(&mut self.world.data.masks, self.id, self.set, entity)
-            }
-        } else if self.world.observers.follow_removals() {
-            let view = RefindOnDrop(self);
-            view.0.world.remove_observed(view.0.id, entity)
-        } else {
-            // SAFETY: `set` is the root of storage `id` in this world, a
-            // `SparseSet<T>`: `register_root` gave both, storages stay put,
-            // and after observers ran the view found them again.
-            unsafe { self.world.split().1.remove_from(self.id, self.set, entity) }
-        };
-        removed.ok_or_else(|| Error::missing::<T>(entity))
+        self.storage
+            .remove(self.world, entity)
+            .ok_or_else(|| Error::missing::<T>(entity))
     }
 
     /// `entity`'s `T`.
@@ -356,7 +299,7 @@ impl<T: Component> ViewMut<'_, T> {
         };
         // SAFETY: `set` is `T`'s live storage in the world this view borrows
         // exclusively; the `&mut` lives as long as the `&mut self` borrow.
-        match unsafe { self.set.as_mut() }.get_mut(entity) {
+        match unsafe { self.storage.set().as_mut() }.get_mut(entity) {
             Some((value, changed)) => Ok(T::Mut::from_parts(value, changed, tick)),
             None => Err(lookup_error::<T>(&self.world.data.entities, entity)),
         }
@@ -408,32 +351,11 @@ impl<T: Component> ViewMut<'_, T> {
         self.len() == 0
     }
 
-    /// Finds `T`'s storage again after observers ran: their commands get
-    /// `&mut World`, and one that replaces the whole world (`*world =
-    /// World::new()`) drops the storage this view pointed at.
-    #[cold]
-    fn find_storage_again(&mut self) {
-        (self.id, self.set) = self.world.data.storages.register_root::<T>();
-        self.unhooked = self.world.structure_unhooked();
-    }
-
     /// The storage, shared for as long as `&self` is.
     #[inline]
     fn storage(&self) -> &SparseSet<T> {
         // SAFETY: `set` is `T`'s live storage in the world this view borrows
         // exclusively; nothing writes it while `&self` is held.
-        unsafe { self.set.as_ref() }
-    }
-}
-
-/// Holds a view while observers run on its world, and finds the view's
-/// storage again when dropped, on return or while a panic from an observer or
-/// its commands unwinds: a command may have replaced the whole world, and a
-/// view caught past the panic must not keep the old world's storage pointer.
-struct RefindOnDrop<'v, 'w, T: Component>(&'v mut ViewMut<'w, T>);
-
-impl<T: Component> Drop for RefindOnDrop<'_, '_, T> {
-    fn drop(&mut self) {
-        self.0.find_storage_again();
+        unsafe { self.storage.set().as_ref() }
     }
 }

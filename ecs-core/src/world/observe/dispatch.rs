@@ -1,29 +1,32 @@
-//! Dispatching: running the observers of the events a structural call made,
-//! and applying their commands before the call returns.
+//! Dispatching: running the hooks and observers of the events a structural
+//! call made, and applying their commands before the call returns.
 //!
 //! Under panics: what a call changed stays changed and is announced.
 //! Additions are dispatched even when the call panics after making them (a
 //! panicking `Drop`, a batch's iterator): [`World::dispatching`] runs their
-//! observers before the panic goes on, never during a later call. A removal
-//! whose `Drop` panics still finishes, and its `OnRemove` observers'
-//! commands apply before the panic goes on. A panicking observer stops the
-//! dispatch of its call instead: the observers after it do not run, a
-//! removal it ran before does not happen, and every command the call's
-//! observers recorded is abandoned (dropped, the ids its spawns reserved
-//! despawned, so none is left alive and empty).
+//! hooks and observers before the panic goes on, never during a later call.
+//! A removal whose `Drop` panics still finishes, and its `OnRemove`
+//! observers' and departure hooks' commands apply before the panic goes
+//! on. A panicking observer or hook stops the dispatch of its call instead:
+//! the hooks and observers after it do not run, a removal it ran before
+//! does not happen, and every command the call's observers and hooks
+//! recorded is abandoned (dropped, the ids its spawns reserved despawned,
+//! so none is left alive and empty).
 
 use core::panic::AssertUnwindSafe;
 use std::panic::catch_unwind;
 use std::sync::Arc;
 
-use crate::component::{Component, ComponentId};
+use crate::component::ComponentId;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::observer::{Fired, TriggerKind};
 use crate::util::{DeferredPanic, PanicPayload, SyncCell};
 
-use super::super::{CommandQueue, World, structural::Structural};
-use super::{MAX_OBSERVER_DEPTH, ObserverCommands};
+use super::super::component_hooks::HookKind;
+use super::super::structural::held_components;
+use super::super::{CommandQueue, World};
+use super::{MAX_OBSERVER_DEPTH, ObserverCommands, Recorder};
 
 /// Holds a world through a structural call, so that should the call unwind
 /// before its dispatch, the additions it made are still dispatched (and
@@ -61,33 +64,37 @@ impl World {
         result
     }
 
-    /// Runs the observers of the additions the last structural call
-    /// recorded, then applies their commands. Costs one load when nothing
-    /// was recorded.
+    /// Runs the hooks, then the observers, of the additions the last
+    /// structural call recorded, then applies their commands. Costs two
+    /// loads when nothing was recorded.
     #[inline]
     pub(in crate::world) fn dispatch_fired(&mut self) {
-        if !self.observers.fired.is_empty() {
-            self.dispatch_fired_now();
+        if !self.observers.fired.is_empty() || !self.component_hooks.fired.is_empty() {
+            self.dispatch_fired_now(ObserverCommands::default());
         }
     }
 
+    /// Dispatches what the last structural call recorded, its hooks first,
+    /// then applies `commands` (recorded earlier in the call) and the
+    /// commands of what ran.
     #[inline(never)]
-    fn dispatch_fired_now(&mut self) {
+    pub(in crate::world) fn dispatch_fired_now(&mut self, mut commands: ObserverCommands) {
+        let mut notified = self.run_recorded_hooks(&mut commands);
         let mut fired = core::mem::take(&mut self.observers.fired);
-        let mut commands = ObserverCommands::default();
-        let mut notified = Ok(());
-        for event in fired.drain(..) {
-            // Observers never run for a component the entity no longer
-            // holds.
-            if self
-                .data
-                .storages
-                .erased_by_id(event.component)
-                .contains(event.entity)
-            {
-                notified = self.notify(event, &mut commands);
-                if notified.is_err() {
-                    break;
+        if notified.is_ok() {
+            for event in fired.drain(..) {
+                // Observers never run for a component the entity no longer
+                // holds.
+                if self
+                    .data
+                    .storages
+                    .erased_by_id(event.component)
+                    .contains(event.entity)
+                {
+                    notified = self.notify(event, &mut commands);
+                    if notified.is_err() {
+                        break;
+                    }
                 }
             }
         }
@@ -101,49 +108,68 @@ impl World {
         self.apply_observer_commands(commands);
     }
 
-    /// Takes component `id` (which must be `T`'s) away from the live
-    /// `entity` with its `OnRemove` observers run first, while it is still
-    /// there, and their commands applied after. Should one of them panic,
-    /// nothing is removed and their commands are dropped.
+    /// Announces that component `id` is about to leave the live `entity`:
+    /// when the entity holds it, its `OnRemove` observers, then its
+    /// `on_replace` and `on_remove` hooks, run while it is still there.
+    /// Returns their commands, for the caller to apply once the removal is
+    /// made; should one of them panic, the commands are abandoned and the
+    /// panic resumes, so the caller removes nothing.
     #[inline(never)]
-    pub(in crate::world) fn remove_observed<T: Component>(
+    pub(in crate::world) fn announce_removal(
         &mut self,
         id: ComponentId,
         entity: Entity,
-    ) -> Option<T> {
+    ) -> ObserverCommands {
         let mut commands = ObserverCommands::default();
+        if self.data.storages.erased_by_id(id).contains(entity) {
+            let announced = self.announce_leaving(id, entity, &mut commands);
+            self.abandon_on_panic(announced, &mut commands);
+        }
+        commands
+    }
+
+    /// Runs what hears of component `id` leaving the live `entity`, which
+    /// holds it: its `OnRemove` observers, then its `on_replace` and
+    /// `on_remove` hooks.
+    fn announce_leaving(
+        &mut self,
+        id: ComponentId,
+        entity: Entity,
+        commands: &mut ObserverCommands,
+    ) -> Result<(), PanicPayload> {
         if self
             .observers
             .registry
             .index
             .follows(TriggerKind::Remove, id)
-            && self.data.storages.erased_by_id(id).contains(entity)
         {
             let event = Fired {
                 kind: TriggerKind::Remove,
                 component: id,
                 entity,
             };
-            let announced = self.notify(event, &mut commands);
-            self.abandon_on_panic(announced, &mut commands);
+            self.notify(event, commands)?;
         }
-        let removed = self.split().1.remove(id, entity);
-        self.apply_observer_commands(commands);
-        removed
+        self.run_departure_hooks(
+            entity,
+            &[id],
+            &[HookKind::Replace, HookKind::Remove],
+            commands,
+        )
     }
 
-    /// Despawns the live `entity` with the `OnRemove` observers of every
-    /// component it holds run first (in component id order), and their
-    /// commands applied after, even when a `Drop` of the despawn panics.
-    /// Should an observer panic, nothing is despawned and their commands are
-    /// dropped.
+    /// Announces that the live `entity` is about to be despawned: the
+    /// `OnRemove` observers of every component it holds (in component id
+    /// order), then its `on_replace`, `on_remove` and `on_despawn` hooks.
+    /// Returns their commands, for the caller to apply once the despawn is
+    /// made; should one of them panic, the commands are abandoned and the
+    /// panic resumes, so the caller despawns nothing.
     #[inline(never)]
-    pub(in crate::world) fn despawn_observed(&mut self, entity: Entity) {
+    pub(in crate::world) fn announce_despawn(&mut self, entity: Entity) -> ObserverCommands {
         let mut commands = ObserverCommands::default();
         let announced = self.announce_despawn_now(entity, &mut commands);
         self.abandon_on_panic(announced, &mut commands);
-        let despawned = catch_unwind(AssertUnwindSafe(|| self.split().1.despawn(entity)));
-        self.apply_after(despawned, commands);
+        commands
     }
 
     #[inline(never)]
@@ -152,29 +178,38 @@ impl World {
         entity: Entity,
         commands: &mut ObserverCommands,
     ) -> Result<(), PanicPayload> {
-        let index = &self.observers.registry.index;
-        let observed: Vec<ComponentId> =
-            Structural::held(&self.data.storages, &self.data.masks, entity)
-                .filter(|&id| index.follows(TriggerKind::Remove, id))
-                .collect();
-        for component in observed {
-            let event = Fired {
-                kind: TriggerKind::Remove,
-                component,
-                entity,
-            };
-            self.notify(event, commands)?;
+        let held: Vec<ComponentId> =
+            held_components(&self.data.storages, &self.data.masks, entity).collect();
+        for &component in &held {
+            if self
+                .observers
+                .registry
+                .index
+                .follows(TriggerKind::Remove, component)
+            {
+                let event = Fired {
+                    kind: TriggerKind::Remove,
+                    component,
+                    entity,
+                };
+                self.notify(event, commands)?;
+            }
         }
-        Ok(())
+        self.run_departure_hooks(
+            entity,
+            &held,
+            &[HookKind::Replace, HookKind::Remove, HookKind::Despawn],
+            commands,
+        )
     }
 
-    /// Runs the `OnRemove` observers of every component of every live
-    /// entity, entity by entity, before the world is cleared; should one
-    /// panic, the clear is abandoned: their commands are dropped and the
+    /// Runs the `OnRemove` observers, then the departure hooks, of every
+    /// component of every live entity, entity by entity, before the world
+    /// is cleared; should one panic, the clear is abandoned: their commands are dropped and the
     /// panic resumes.
     pub(in crate::world) fn announce_clear(&mut self) -> ObserverCommands {
         let mut commands = ObserverCommands::default();
-        if self.observers.follow_removals() {
+        if self.follow_departures() {
             let alive: Vec<Entity> = self.data.entities.iter_alive().collect();
             let announced = alive
                 .into_iter()
@@ -184,18 +219,18 @@ impl World {
         commands
     }
 
-    /// Clears the world (after [`announce_clear`](Self::announce_clear)),
-    /// then applies the commands its observers recorded, even when a `Drop`
-    /// of the clear panics.
-    pub(in crate::world) fn clear_observed(&mut self, commands: ObserverCommands) {
-        let cleared = catch_unwind(AssertUnwindSafe(|| self.split().1.clear()));
-        self.apply_after(cleared, commands);
+    /// Whether anything (an `OnRemove` observer, a departure hook) must
+    /// hear of components leaving, so a removal cannot take the funnel's
+    /// path alone.
+    #[inline]
+    pub(in crate::world) fn follow_departures(&self) -> bool {
+        self.observers.follow_removals() || self.component_hooks.follow_departures()
     }
 
-    /// After an observer's panic (`notified`), abandons `commands` (dropped,
+    /// After an observer's or a hook's panic (`notified`), abandons `commands` (dropped,
     /// their spawns' ids despawned) and resumes the panic; does nothing when
     /// all went well.
-    fn abandon_on_panic(
+    pub(in crate::world) fn abandon_on_panic(
         &mut self,
         announced: Result<(), PanicPayload>,
         commands: &mut ObserverCommands,
@@ -212,7 +247,11 @@ impl World {
 
     /// Applies `commands` after a removal that finished, whether or not it
     /// panicked on the way (`done`), then resumes its panic, if any.
-    fn apply_after(&mut self, done: Result<(), PanicPayload>, commands: ObserverCommands) {
+    pub(in crate::world) fn apply_after(
+        &mut self,
+        done: Result<(), PanicPayload>,
+        commands: ObserverCommands,
+    ) {
         let mut panics = DeferredPanic::default();
         panics.keep(done);
         panics.run(|| self.apply_observer_commands(commands));
@@ -265,14 +304,16 @@ impl World {
                 .put_back(id, SyncCell::new((Arc::clone(&name), runner)));
             match outcome {
                 Ok(Ok(())) => {}
-                Ok(Err(error)) => self.observers.failed(&name, error),
+                Ok(Err(error)) => self
+                    .observers
+                    .failed(&Recorder::Observer(Arc::clone(&name)), error),
                 Err(payload) => {
-                    commands.0.push((name, queue));
+                    commands.push(Recorder::Observer(name), queue);
                     return Err(payload);
                 }
             }
             if !queue.is_empty() {
-                commands.0.push((name, queue));
+                commands.push(Recorder::Observer(name), queue);
             }
         }
         Ok(())
@@ -297,12 +338,12 @@ impl World {
         self.observers.depth = depth + 1;
         let mut queues = commands.0.into_iter();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            for (name, mut queue) in queues.by_ref() {
+            for (recorder, mut queue) in queues.by_ref() {
                 let mut failed = Vec::new();
                 queue.apply(self, |error| failed.push(error));
                 self.commands.add_removals(queue.take_removals());
                 for error in failed {
-                    self.observers.failed(&name, error);
+                    self.observers.failed(&recorder, error);
                 }
             }
         }));

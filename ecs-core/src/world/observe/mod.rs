@@ -19,6 +19,7 @@ use crate::observer::{Fired, ObserverId, ObserverRegistry, TriggerKind};
 use crate::storage::Storages;
 use crate::util::{ShortName, SyncCell};
 
+use super::component_hooks::HookKind;
 use super::{CommandQueue, World};
 
 /// How deep observers may trigger observers (an observer's commands firing
@@ -143,10 +144,25 @@ pub trait IntoObserver<Marker>: Send + 'static {
 /// A runner, kept where only `&mut` reaches it, so the world stays `Sync`.
 type Stored = SyncCell<(Arc<str>, Box<dyn ObserverRunner>)>;
 
-/// Commands observers recorded during one call on the world, each with the
-/// name of the observer that recorded it.
+/// Who recorded a queue of commands, for the errors of its failed commands.
+pub(in crate::world) enum Recorder {
+    /// The observer of this name.
+    Observer(Arc<str>),
+    /// The `hook` of the component type of this short name.
+    Hook { component: Arc<str>, hook: HookKind },
+}
+
+/// Commands the observers and hooks of one call on the world recorded,
+/// each queue with who recorded it.
 #[derive(Default)]
-pub(in crate::world) struct ObserverCommands(Vec<(Arc<str>, CommandQueue)>);
+pub(in crate::world) struct ObserverCommands(Vec<(Recorder, CommandQueue)>);
+
+impl ObserverCommands {
+    /// Adds the commands `recorder` recorded.
+    pub(in crate::world) fn push(&mut self, recorder: Recorder, queue: CommandQueue) {
+        self.0.push((recorder, queue));
+    }
+}
 
 /// Every observer of a world, the events recorded for them, how deep
 /// observers are triggering observers now, and what went wrong.
@@ -155,8 +171,10 @@ pub(crate) struct Observers {
     pub(in crate::world) registry: ObserverRegistry<Stored>,
     /// Additions the funnel's hook recorded during the current call.
     pub(in crate::world) fired: Vec<Fired>,
-    depth: usize,
-    errors: Vec<Error>,
+    /// How many levels of observers' and hooks' commands are applying now.
+    pub(in crate::world) depth: usize,
+    /// What observers and hooks met, until `take_observer_errors`.
+    pub(in crate::world) errors: Vec<Error>,
 }
 
 impl Observers {
@@ -173,11 +191,19 @@ impl Observers {
         self.registry.index.follows_any(TriggerKind::Remove)
     }
 
-    /// Records that observer `name` failed with `error`.
-    fn failed(&mut self, name: &str, error: Error) {
-        self.errors.push(Error::InObserver {
-            observer: name.to_owned(),
-            error: Box::new(error),
+    /// Records that a command `recorder` recorded failed with `error`.
+    fn failed(&mut self, recorder: &Recorder, error: Error) {
+        let error = Box::new(error);
+        self.errors.push(match recorder {
+            Recorder::Observer(name) => Error::InObserver {
+                observer: name.to_string(),
+                error,
+            },
+            Recorder::Hook { component, hook } => Error::InHook {
+                component: component.to_string(),
+                hook: hook.name(),
+                error,
+            },
         });
     }
 }

@@ -1,6 +1,6 @@
 //! The one interface through which everything kept in step with the world's
-//! structure hears of it: groups, and the record of additions observers
-//! follow. (Change ticks live in the storages and move with the values, so
+//! structure hears of it: groups, and the records of additions that
+//! observers and component hooks follow. (Change ticks live in the storages and move with the values, so
 //! they need no hook.)
 
 use crate::component::ComponentId;
@@ -9,9 +9,11 @@ use crate::group::Groups;
 use crate::observer::{Fired, ObserverIndex, TriggerKind};
 use crate::storage::Storages;
 
+use super::super::component_hooks::{HookKind, HookRegistry};
+
 /// Something that follows the structural changes of a world.
 ///
-/// The structural funnel (`world/structural.rs`) calls these around every
+/// The structural funnel (`world/structural/funnel.rs`) calls these around every
 /// change, whichever `World` method, batch or handle made it; nothing else
 /// adds or removes components. Each call gets the storages, after or before
 /// the change as its name says, and may reorder entities inside them but
@@ -111,24 +113,58 @@ impl StructuralHook for ObserverHook<'_> {
     fn before_clear(&mut self, _: &mut Storages) {}
 }
 
+/// Records the additions that component hooks follow (`on_add`,
+/// `on_insert`), for the world to run once the call that made them is
+/// done, before the observers. Departure hooks, like `OnRemove` observers,
+/// must still read what leaves, so the world runs them before it calls the
+/// funnel.
+impl StructuralHook for HookRegistry {
+    #[inline]
+    fn is_idle(&self) -> bool {
+        !self.follow_arrivals()
+    }
+
+    #[inline]
+    fn after_add(&mut self, id: ComponentId, entity: Entity, _: &mut Storages) {
+        self.record(HookKind::Add, id, entity);
+        self.record(HookKind::Insert, id, entity);
+    }
+
+    #[inline]
+    fn after_replace(&mut self, id: ComponentId, entity: Entity) {
+        self.record(HookKind::Insert, id, entity);
+    }
+
+    fn before_remove(&mut self, _: ComponentId, _: Entity, _: &mut Storages) {}
+
+    fn before_despawn(&mut self, _: Entity, _: &mut Storages) {}
+
+    fn before_clear(&mut self, _: &mut Storages) {}
+}
+
 /// Every subscriber of the structural funnel, borrowed together. A new
 /// subscriber is a field here and a line in each method below; the funnel
 /// itself does not change.
 pub(crate) struct Hooks<'a> {
     pub(crate) groups: &'a mut Groups,
+    /// Component hooks, run before the observers: recorded first.
+    pub(crate) components: &'a mut HookRegistry,
     pub(crate) observers: ObserverHook<'a>,
 }
 
 impl StructuralHook for Hooks<'_> {
     #[inline]
     fn is_idle(&self) -> bool {
-        self.groups.is_idle() && self.observers.is_idle()
+        self.groups.is_idle() && self.components.is_idle() && self.observers.is_idle()
     }
 
     #[inline]
     fn after_add(&mut self, id: ComponentId, entity: Entity, storages: &mut Storages) {
         if !self.groups.is_idle() {
             self.groups.after_add(id, entity, storages);
+        }
+        if !self.components.is_idle() {
+            self.components.after_add(id, entity, storages);
         }
         if !self.observers.is_idle() {
             self.observers.after_add(id, entity, storages);
@@ -137,6 +173,9 @@ impl StructuralHook for Hooks<'_> {
 
     #[inline]
     fn after_replace(&mut self, id: ComponentId, entity: Entity) {
+        if !self.components.is_idle() {
+            self.components.after_replace(id, entity);
+        }
         if !self.observers.is_idle() {
             self.observers.after_replace(id, entity);
         }

@@ -6,7 +6,7 @@ use crate::bundle::Bundle;
 use crate::entity::Entity;
 use crate::storage::RunIds;
 
-use super::structural::Structural;
+use super::funnel::Structural;
 
 /// Where a run's ids come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

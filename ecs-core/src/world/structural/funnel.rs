@@ -1,6 +1,7 @@
-//! The one funnel for structural change: every component added or removed and
-//! every entity spawned or despawned passes through here, with the entity's
-//! component mask and every [`StructuralHook`] kept in step.
+//! The funnel: every component added or removed and every entity spawned or
+//! despawned changes the storages here, with the entity's component mask and
+//! every [`StructuralHook`] kept in step. Only the transaction
+//! (`transaction.rs`) opens it.
 
 use core::panic::AssertUnwindSafe;
 use core::ptr::NonNull;
@@ -12,8 +13,8 @@ use crate::entity::{Entities, Entity, EntityMap};
 use crate::storage::{SparseSet, Storages};
 use crate::util::{DeferredPanic, PanicPayload};
 
-use super::hooks::{Hooks, StructuralHook};
 use super::spawn_run::Source;
+use super::subscribers::{Hooks, StructuralHook};
 
 /// The parts of a world a structural change touches, borrowed together.
 pub(crate) struct Structural<'a> {
@@ -61,6 +62,9 @@ impl Structural<'_> {
         value: T,
     ) -> Option<T> {
         debug_assert!(self.storages.root::<T>(id) == set);
+        if T::DECLARES_HOOKS {
+            self.sync_component_hooks();
+        }
         // SAFETY: `set` is `T`'s live storage in `self.storages` (caller's
         // contract), and `masks` and `clock` are this funnel's, which `self`
         // borrows mutably: the `&mut` made inside ends before the hooks
@@ -146,9 +150,20 @@ impl Structural<'_> {
         bundle: B,
         entity: Entity,
     ) {
+        if B::DECLARES_HOOKS {
+            self.sync_component_hooks();
+        }
         let mut writer = BundleWriter::new(self);
         bundle.write(&mut writer, &mut ids.iter(), entity);
         writer.finish();
+    }
+
+    /// Reads the hooks of the component types registered since the last
+    /// look: called before the first arrival of a type that declares hooks
+    /// (a constant per type, so the call compiles away for the others).
+    #[inline]
+    fn sync_component_hooks(&mut self) {
+        self.hooks.components.sync(self.storages);
     }
 
     /// Allocates an entity and gives it every component of `bundle`.
@@ -157,6 +172,9 @@ impl Structural<'_> {
     /// a type takes the general path, where the later value replaces the earlier.
     #[inline]
     pub(crate) fn spawn<B: Bundle>(&mut self, info: &BundleInfo, bundle: B) -> Entity {
+        if B::DECLARES_HOOKS {
+            self.sync_component_hooks();
+        }
         let entity = self.entities.alloc();
         if info.distinct {
             let columns = B::columns(self.storages, &mut info.ids.iter());
@@ -184,6 +202,9 @@ impl Structural<'_> {
         mut bundles: impl Iterator<Item = B>,
         spawned: &mut Vec<Entity>,
     ) {
+        if B::DECLARES_HOOKS {
+            self.sync_component_hooks();
+        }
         let additional = bundles.size_hint().0;
         // Settles reserved ids too: from here on the free list, then fresh
         // indices, are exactly what `alloc` hands out.
@@ -263,15 +284,6 @@ impl Structural<'_> {
                 self.hooks.after_add(id, entity, self.storages);
             }
         }
-    }
-
-    /// Takes component `id` (which must be `T`'s) away from the live `entity`.
-    #[inline]
-    pub(crate) fn remove<T: Component>(&mut self, id: ComponentId, entity: Entity) -> Option<T> {
-        let set = self.storages.root::<T>(id);
-        // SAFETY: `root` checked that `set` is the root of `id`'s storage, a
-        // `SparseSet<T>`, in `self.storages`.
-        unsafe { self.remove_from(id, set, entity) }
     }
 
     /// Takes component `id` away from the live `entity`; `set` is its storage.
@@ -384,7 +396,8 @@ impl Structural<'_> {
         let tick = self.clock.advance();
         let mut arrivals = Vec::new();
         let masks = &mut *self.masks;
-        let hooked = !self.hooks.is_idle();
+        // A type arriving here for the first time may declare hooks.
+        let hooked = !self.hooks.is_idle() || storages.declare_hooks();
         self.storages.absorb(storages, map, tick, |id, arrived| {
             for entity in arrived {
                 masks.mark(entity.index(), id);
@@ -393,6 +406,7 @@ impl Structural<'_> {
                 arrivals.push((id, arrived.to_vec()));
             }
         });
+        self.sync_component_hooks();
         // Groups pack an entity once it holds every type they own: only now
         // is everything in place.
         for (id, arrived) in arrivals {
@@ -400,18 +414,6 @@ impl Structural<'_> {
                 self.hooks.after_add(id, entity, self.storages);
             }
         }
-    }
-
-    /// The components the live `entity` holds, in id order.
-    pub(crate) fn held<'a>(
-        storages: &'a Storages,
-        masks: &ComponentMasks,
-        entity: Entity,
-    ) -> impl Iterator<Item = ComponentId> + 'a {
-        let beyond = (MASKED_COMPONENTS as u32..storages.len() as u32)
-            .map(ComponentId)
-            .filter(move |&id| storages.erased_by_id(id).contains(entity));
-        masked_ids(masks.get(entity.index())).chain(beyond)
     }
 }
 
