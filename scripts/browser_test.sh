@@ -53,10 +53,10 @@ fail() { echo "browser test failed: $1"; exit 1; }
 count="$(grep -o '<b id="entity-count">[0-9]*' "$out/dom.html" | grep -o '[0-9]*$' || true)"
 [[ -n "$count" && "$count" -gt 5000 ]] || fail "the page shows no entity count over 5000 (got '${count}')"
 grep -q 'Position(Vec2 { x: ' "$out/dom.html" || fail "no table row shows a Position value"
-for stage in PreUpdate Update PostUpdate Last; do
+for stage in First FixedUpdate Last; do
     grep -q "<h3>$stage · " "$out/dom.html" || fail "the schedule does not show stage $stage"
 done
-echo "the page shows $count entities, Position values and the stages PreUpdate, Update, PostUpdate, Last"
+echo "the page shows $count entities, Position values and the stages First, FixedUpdate, Last"
 
 if [[ -n "$screenshot" ]]; then
     timeout 120 "$browser" "${flags[@]}" --hide-scrollbars --window-size=1400,1000 \

@@ -44,7 +44,7 @@ fn changed(world: &mut World, since: Tick) -> Vec<Entity> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The issue's snippet
+// A game's report of what arrived and changed
 // ---------------------------------------------------------------------------------------------
 
 struct Hit {
@@ -74,12 +74,12 @@ fn report(
     out.1.extend(added.iter());
 }
 
-/// The issue's `report`, word for word.
+/// A report as a game writes it.
 #[allow(
     unused_variables,
-    reason = "the issue's snippet as written: `added` is declared and not read"
+    reason = "`added` is declared and not read, as a game may write it"
 )]
-fn issue_report(
+fn report_as_a_game_writes_it(
     changed: Query<(Entity, &Health), Changed<Health>>,
     added: Query<Entity, Added<Health>>,
 ) {
@@ -89,14 +89,14 @@ fn issue_report(
 }
 
 #[test]
-fn the_issue_snippet_reports_each_change_once() {
+fn each_change_is_reported_once() {
     let mut world = World::new();
     world.insert_resource(Report::default());
     let mut schedule = Schedule::new();
     schedule.add_system(Stage::Update, damage).unwrap();
     schedule.add_system(Stage::PostUpdate, report).unwrap();
     schedule
-        .add_system(Stage::PostUpdate, issue_report)
+        .add_system(Stage::PostUpdate, report_as_a_game_writes_it)
         .unwrap();
     let a = world.spawn(Health(10));
     let b = world.spawn(Health(10));

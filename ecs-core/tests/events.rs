@@ -15,7 +15,7 @@ struct Enemy;
 #[derive(Component, Debug, PartialEq)]
 struct Health(i32);
 
-/// The issue's event: a hit on an entity.
+/// A hit on an entity.
 struct Hit {
     target: Entity,
     damage: i32,
@@ -39,7 +39,7 @@ fn damage(mut hits: EventReader<Hit>, mut health: Query<&mut Health>) {
 }
 
 #[test]
-fn the_issue_snippet_applies_damage() {
+fn hits_sent_by_one_system_damage_in_another() {
     let mut world = World::new();
     let enemies: Vec<Entity> = (0..3).map(|_| world.spawn((Enemy, Health(10)))).collect();
     let bystander = world.spawn(Health(10));

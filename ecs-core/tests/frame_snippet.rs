@@ -81,7 +81,7 @@ fn frame(schedule: &mut Schedule, world: &mut World) -> Result<Vec<&'static str>
 }
 
 #[test]
-fn the_issue_snippet_compiles_and_behaves_as_written() -> Result<(), Error> {
+fn a_frame_with_every_tool_compiles_and_behaves_as_written() -> Result<(), Error> {
     let mut world = World::new();
     world.init_resource::<Score>();
     world.init_resource::<Trace>();

@@ -1,4 +1,4 @@
-//! Observers: the issue's snippet, firing counts on every structural path,
+//! Observers: a first example, firing counts on every structural path,
 //! reading what leaves, commands applied before the call returns, order,
 //! unobserve, errors, recursion cut at its limit, panics.
 
@@ -19,7 +19,7 @@ struct Enemy;
 struct Log(Vec<Entity>);
 
 #[test]
-fn the_issue_snippet_behaves_as_written() -> Result<(), Error> {
+fn a_first_observer_example_behaves_as_written() -> Result<(), Error> {
     let mut world = World::new();
     world.insert_resource(Log::default());
     let id = world.observe(|trigger: OnAdd<Health>, mut commands: Commands| {

@@ -85,7 +85,7 @@ fn contents(world: &mut World) -> Vec<(Entity, Option<Position>, Option<Velocity
 }
 
 #[test]
-fn the_issue_snippet_works_as_written() -> Result<(), Error> {
+fn save_run_restore_gives_back_the_saved_world() -> Result<(), Error> {
     let (mut world, _) = arena_world();
     let mut schedule = arena_schedule();
 

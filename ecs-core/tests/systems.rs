@@ -67,7 +67,7 @@ fn spawner(mut commands: Commands, mut frame: Local<u32>) {
 }
 
 #[test]
-fn the_issue_snippet_runs_a_frame() -> Result<(), Error> {
+fn a_game_loop_runs_a_frame() -> Result<(), Error> {
     let mut world = World::new();
     world.insert_resource(Time { dt: 1.0 / 60.0 });
     world.insert_resource(Score::default());
@@ -616,7 +616,7 @@ fn sixteen_params_make_a_system() {
 }
 
 #[test]
-fn the_issue_snippet_verbatim() -> Result<(), Error> {
+fn the_game_loop_example_runs_verbatim() -> Result<(), Error> {
     let mut world = World::new();
     world.insert_resource(Time { dt: 1.0 / 60.0 });
     world.insert_resource(Score::default());

@@ -95,7 +95,7 @@ fn boids_with_inspect_prints_the_url_and_serves_its_world() {
         .iter()
         .map(|s| s["stage"].as_str().unwrap().to_owned())
         .collect();
-    assert!(stages.iter().any(|s| s == "Update"), "{stages:?}");
+    assert!(stages.iter().any(|s| s == "FixedUpdate"), "{stages:?}");
 }
 
 #[test]
@@ -217,7 +217,7 @@ fn a_headless_browser_renders_the_inspector_page_from_boids() {
     );
 
     let schedule = &dom[dom.find("id=\"schedule\"").expect("the schedule view")..];
-    for stage in ["PreUpdate ·", "Update ·", "PostUpdate ·", "Last ·"] {
+    for stage in ["First ·", "FixedUpdate ·", "Last ·"] {
         assert!(schedule.contains(stage), "the schedule shows {stage:?}");
     }
     assert!(schedule.contains("batch 1"), "and its batches");

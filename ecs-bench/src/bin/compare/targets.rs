@@ -1,4 +1,4 @@
-//! Issue 13's targets, checked against this run's medians.
+//! The comparison's targets, checked against this run's medians.
 
 use std::fmt::Write as _;
 
@@ -51,8 +51,8 @@ fn ratio(target: String, value: f64, base: f64, limit: f64) -> Check {
     }
 }
 
-/// Each workload's limit for our fastest path over the fastest peer's (issue
-/// 13's table); workloads not named have no target yet and are reported
+/// Each workload's limit for our fastest path over the fastest peer's;
+/// workloads not named have no target yet and are reported
 /// without a verdict.
 const PEER_LIMITS: [(&str, f64); 9] = [
     ("simple_insert", 0.60),
@@ -77,7 +77,7 @@ const ROW_LIMITS: [(&str, &str, &str, f64); 4] = [
     // different offsets read as zipped arrays.
     ("schedule", "ours_by_hand", "hecs", 1.00),
     // A frame's rollback save and restore within twice the memcpy of its
-    // columns (issue 25).
+    // columns.
     ("rollback", "ours", "ideal", 2.00),
 ];
 
@@ -130,7 +130,7 @@ pub fn section(out: &mut String, results: &Results) {
     let _ = writeln!(
         out,
         "## Targets\n\n\
-         Issue 13's targets (ours over the fastest peer, or over another row), checked against \
+         The targets (ours over the fastest peer, or over another row), checked against \
          this run: {} met, {} missed by less than 10 % (noise), {} missed.\n\n\
          | target | this run | met |\n|---|---:|---|",
         count(Verdict::Met),

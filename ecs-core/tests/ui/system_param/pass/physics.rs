@@ -1,4 +1,4 @@
-// The example: a query and a resource grouped into one param, run in a schedule.
+// A query and a resource grouped into one param, run in a schedule.
 use ecs_core::prelude::*;
 
 #[derive(Component)]
