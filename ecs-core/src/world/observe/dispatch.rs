@@ -37,7 +37,7 @@ use super::{MAX_OBSERVER_DEPTH, ObserverCommands, Recorder};
 ///
 /// Dropped only while unwinding: the call's normal end forgets it, so the
 /// normal path carries no drop flag and no call to `drop`.
-struct DispatchOnUnwind<'w>(&'w mut World);
+pub(in crate::world) struct DispatchOnUnwind<'w>(pub(in crate::world) &'w mut World);
 
 impl Drop for DispatchOnUnwind<'_> {
     #[cold]

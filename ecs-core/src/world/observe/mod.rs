@@ -8,6 +8,7 @@
 //! call panics after its change, before the panic goes on (see `dispatch`).
 
 mod dispatch;
+pub(in crate::world) use dispatch::DispatchOnUnwind;
 
 use core::any::type_name;
 use std::sync::Arc;
