@@ -142,7 +142,9 @@ impl PageTable {
         // and not `EMPTY`), `PAGE_LEN` slots either way, valid while the
         // table lives; `offset` is below `PAGE_LEN` (callers mask it).
         let slot = unsafe { page.cast::<u64>().add(offset) };
-        // SAFETY: as above; `&mut self` rules out writes by anyone else.
+        // SAFETY: `slot` is within a live page of `PAGE_LEN` initialised
+        // slots (the entry is the gate's or a full page's, and `offset` is
+        // below `PAGE_LEN`); `&mut self` rules out writes by anyone else.
         if unsafe { slot.read() } == GATE_MARK {
             return None;
         }

@@ -312,7 +312,9 @@ impl AnyCondition for Combined {
         match (self.how, first) {
             (Combine::And, false) => Ok(false),
             (Combine::Or, true) => Ok(true),
-            // SAFETY: as above; the first condition's params are dropped.
+            // SAFETY: the second condition's access is part of this one's,
+            // which the caller keeps apart from every conflicting system;
+            // the first condition's params, dropped by now, hold nothing.
             _ => unsafe { self.second.evaluate(world) },
         }
     }
