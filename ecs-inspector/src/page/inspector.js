@@ -179,7 +179,8 @@ async function refreshSchedule() {
   const target = $("schedule");
   target.replaceChildren(...data.stages.map((stage) => {
     const box = el("div", null, "stage");
-    box.append(el("h3", `${stage.stage} · ${stage.order.length} systems`));
+    const count = stage.order.length;
+    box.append(el("h3", `${stage.stage} · ${count} ${count === 1 ? "system" : "systems"}`));
     stage.batches.forEach((batch, i) => {
       const line = el("div", null, "batch");
       line.append(el("span", `batch ${i + 1} ${batch.length > 1 ? "(at once)" : "(alone)"}: `, "label"), el("span", batch.join(", ")));
