@@ -332,6 +332,27 @@ pub enum Error {
         /// The entity given twice.
         entity: Entity,
     },
+    /// A relationship would close a loop: `target` is `entity` itself or
+    /// one of the entities that point at `entity` through the same
+    /// relationship, directly or further down. Nothing changed.
+    RelationshipCycle {
+        /// The entity that was to get the relationship.
+        entity: Entity,
+        /// The entity it was to point at.
+        target: Entity,
+        /// The relationship's type (`ChildOf`, ...).
+        relationship: &'static str,
+    },
+    /// A relationship's target list (`Children`, ...) was given by hand:
+    /// the world keeps it, from the relationships that point at the entity.
+    RelationshipTargetByHand {
+        /// The entity that was to get it.
+        entity: Entity,
+        /// The target list's type.
+        component: &'static str,
+        /// The relationship that fills it.
+        relationship: &'static str,
+    },
 }
 
 impl Error {
@@ -379,7 +400,9 @@ impl Error {
             | Error::WritingCondition { .. }
             | Error::UnknownSystemId { .. }
             | Error::SystemAlreadyRunning { .. } => None,
-            Error::RepeatedEntity { entity } => Some(entity),
+            Error::RepeatedEntity { entity }
+            | Error::RelationshipCycle { entity, .. }
+            | Error::RelationshipTargetByHand { entity, .. } => Some(entity),
             Error::InSystem { ref error, .. }
             | Error::InObserver { ref error, .. }
             | Error::InHook { ref error, .. }
@@ -607,6 +630,37 @@ impl fmt::Display for Error {
                 "the observers of `{trigger}` on entity {entity:?} did not run: observers \
                  triggered observers {depth} levels deep, the limit (an observer probably \
                  re-triggers itself through its commands)"
+            ),
+            Error::RelationshipCycle {
+                entity,
+                target,
+                relationship,
+            } if entity == target => write!(
+                f,
+                "entity {entity:?} cannot have the relationship `{}` to itself",
+                ShortName(relationship)
+            ),
+            Error::RelationshipCycle {
+                entity,
+                target,
+                relationship,
+            } => write!(
+                f,
+                "entity {entity:?} cannot have the relationship `{rel}` to {target:?}: \
+                 {target:?} already reaches {entity:?} through `{rel}`, which would make a cycle",
+                rel = ShortName(relationship)
+            ),
+            Error::RelationshipTargetByHand {
+                entity,
+                component,
+                relationship,
+            } => write!(
+                f,
+                "component `{}` cannot be given to entity {entity:?} by hand: the world keeps \
+                 it from the `{rel}` relationships that point at the entity; insert `{rel}` \
+                 on those entities instead",
+                ShortName(component),
+                rel = ShortName(relationship)
             ),
             Error::Snapshot { reason } => write!(f, "the snapshot cannot be loaded: {reason}"),
             Error::Rollback { reason } => {

@@ -117,6 +117,9 @@ pub mod prelude;
 pub mod __private {
     pub use crate::component::{DebugProbe, ViaDebug, WithoutDebug};
     pub use crate::world::declared_hooks;
+    pub use crate::world::{
+        relationship_on_insert, relationship_on_replace, target_on_insert, target_on_replace,
+    };
 }
 
 pub use bundle::Bundle;
@@ -129,10 +132,10 @@ pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use state::States;
 pub use world::{
-    Commands, ComponentHook, ComponentHooks, ComponentInspection, ComponentType, DeferredWorld,
-    EntityCommands, EntityInspection, EntityMut, EntityRef, FromWorld, HookContext, HookKind,
-    IntoObserver, Observer, ObserverEntry, SystemId, View, ViewMut, World, WorldInspection,
-    WorldStats,
+    ChildOf, Children, Commands, ComponentHook, ComponentHooks, ComponentInspection, ComponentType,
+    DeferredWorld, EntityCommands, EntityInspection, EntityMut, EntityRef, FromWorld, HookContext,
+    HookKind, IntoObserver, Observer, ObserverEntry, Relationship, RelationshipTarget,
+    SpawnChildren, SystemId, View, ViewMut, World, WorldInspection, WorldStats,
 };
 // Plumbing a game does not name: what generated code and the crate's own
 // types need, public for them and kept off the front page.

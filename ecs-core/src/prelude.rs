@@ -12,6 +12,7 @@
 //! ```
 
 pub use crate::change::Mut;
+pub use crate::children;
 pub use crate::observer::{OnAdd, OnInsert, OnRemove};
 pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
 pub use crate::rollback::{RollbackRegistry, WorldState};
@@ -24,7 +25,7 @@ pub use crate::system::{
 };
 pub use crate::time::Time;
 pub use crate::{
-    Bundle, Commands, Component, ComponentHook, ComponentHooks, DeferredWorld, Entity, EntityMap,
-    EntityMut, EntityRef, Error, FromWorld, HookContext, HookKind, MapEntities, ObserverId, Query,
-    States, SystemId, SystemParam, World,
+    Bundle, ChildOf, Children, Commands, Component, ComponentHook, ComponentHooks, DeferredWorld,
+    Entity, EntityMap, EntityMut, EntityRef, Error, FromWorld, HookContext, HookKind, MapEntities,
+    ObserverId, Query, Relationship, RelationshipTarget, States, SystemId, SystemParam, World,
 };

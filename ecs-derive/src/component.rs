@@ -8,6 +8,7 @@ use crate::crate_path::CratePath;
 use crate::entity_fields::map_body;
 use crate::hooks::Hooks;
 use crate::options::{combine, parse_options};
+use crate::relationship::{self, RelationField};
 
 const OPTIONS: &str = "`track_changes`, `debug`, `on_add = f`, `on_insert = f`, \
                        `on_replace = f`, `on_remove = f`, `on_despawn = f`, `crate = \"path\"`";
@@ -18,6 +19,7 @@ struct Options {
     track_changes: bool,
     debug: bool,
     hooks: Hooks,
+    relation: Option<RelationField>,
 }
 
 pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> {
@@ -26,6 +28,7 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
         track_changes,
         debug,
         hooks,
+        relation,
     } = analyse(input)?;
     let name = &input.ident;
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
@@ -60,17 +63,22 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
     } else {
         (quote!(), quote!(&'__ecs_w mut Self), quote!())
     };
-    let mapping = map_body(input, &krate)?.map(|body| {
-        quote! {
-            const MAPS_ENTITIES: ::core::primitive::bool = true;
-            fn map_entities<__EcsM: #krate::EntityMapper + ?::core::marker::Sized>(
-                &mut self,
-                mapper: &mut __EcsM,
-            ) {
-                #body
+    // A relationship's one field is mapped whether or not it is marked.
+    let relation_items = relation.as_ref().map(|r| r.component_items(&krate));
+    let relation_impl = relation.as_ref().map(|r| r.trait_impl(input, &krate));
+    let mapping = map_body(input, &krate)?
+        .filter(|_| relation.is_none())
+        .map(|body| {
+            quote! {
+                const MAPS_ENTITIES: ::core::primitive::bool = true;
+                fn map_entities<__EcsM: #krate::EntityMapper + ?::core::marker::Sized>(
+                    &mut self,
+                    mapper: &mut __EcsM,
+                ) {
+                    #body
+                }
             }
-        }
-    });
+        });
     // Autoref detection sees a concrete type's impls; through a generic
     // parameter it cannot, so a generic type shows its values only on request.
     let shown = if debug {
@@ -99,8 +107,10 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
             #mapping
             #as_debug
             #hooks
+            #relation_items
         }
         #marker
+        #relation_impl
     })
 }
 
@@ -156,12 +166,18 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
             Ok(false)
         },
     );
+    let krate = krate.get();
+    let relation = relationship::parse(input, &mut errors);
+    if let Some(relation) = &relation {
+        relation.add_hooks(&mut hooks, &krate, &mut errors);
+    }
     combine(errors)?;
     Ok(Options {
-        krate: krate.get(),
+        krate,
         track_changes,
         debug,
         hooks,
+        relation,
     })
 }
 

@@ -66,6 +66,20 @@ impl Hooks {
         Ok(true)
     }
 
+    /// The path given for the hook `kind`, if any.
+    pub(crate) fn get(&self, kind: &str) -> Option<&Path> {
+        self.0
+            .iter()
+            .find(|(given, _)| given == kind)
+            .map(|(_, path)| path)
+    }
+
+    /// Declares the hook `kind` as `path`, after those given.
+    pub(crate) fn add(&mut self, kind: &str, path: Path) {
+        self.0
+            .push((Ident::new(kind, proc_macro2::Span::call_site()), path));
+    }
+
     /// The items of the `Component` impl that declare the hooks, if any
     /// are given. Each hook is set at its path's span, so a function of
     /// the wrong shape is reported where it is named.

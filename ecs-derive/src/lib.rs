@@ -15,6 +15,7 @@ mod entity_fields;
 mod hooks;
 mod options;
 mod query;
+mod relationship;
 mod states;
 mod system_param;
 #[cfg(test)]
@@ -77,7 +78,10 @@ mod world_lifetime;
 /// assert_eq!(world.resource::<EnemyCount>()?.0, 1);
 /// # Ok::<(), Error>(())
 /// ```
-#[proc_macro_derive(Component, attributes(component, entity))]
+#[proc_macro_derive(
+    Component,
+    attributes(component, entity, relationship, relationship_target)
+)]
 pub fn derive_component(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     component::derive_component(&input)

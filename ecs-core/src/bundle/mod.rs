@@ -7,10 +7,11 @@ use core::slice;
 
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
+use crate::error::Error;
 use crate::storage::{RunIds, SparseSet, Storages};
 
 pub(crate) use registry::{BundleInfo, BundleRegistry};
-pub(crate) use sealed::ComponentWriter;
+pub(crate) use sealed::{ComponentWriter, RelationshipVisitor};
 
 /// One component, or a tuple of 0 to 16 bundles, given to
 /// [`World::spawn`](crate::World::spawn) or [`World::insert_bundle`](crate::World::insert_bundle).
@@ -62,6 +63,15 @@ pub(crate) mod sealed {
         fn insert<T: Component>(&mut self, id: ComponentId, entity: Entity, value: T);
     }
 
+    /// What looks at a bundle's relationships (and relationship targets)
+    /// before the bundle is written: the world's checks, which refuse a
+    /// bundle that would break a relationship before anything changes.
+    pub trait RelationshipVisitor {
+        /// Looks at one component of the bundle whose type is a
+        /// relationship or a relationship target.
+        fn visit<T: Component>(&mut self, value: &T) -> Result<(), Error>;
+    }
+
     /// How a bundle writes itself into storages. Hidden so that a bundle can only
     /// do what the world expects: insert components for a live entity.
     ///
@@ -72,6 +82,14 @@ pub(crate) mod sealed {
         /// (`Component::DECLARES_HOOKS`): a constant, so a spawn of types
         /// without hooks never looks for them.
         const DECLARES_HOOKS: bool;
+        /// Whether any component type of the bundle is a relationship or a
+        /// relationship target: a constant, so a spawn of other types
+        /// checks nothing.
+        const RELATIONSHIPS: bool;
+        /// Shows `visitor` every component of the bundle whose type is a
+        /// relationship or a relationship target, stopping at its first error.
+        fn visit_relationships<V: RelationshipVisitor>(&self, visitor: &mut V)
+        -> Result<(), Error>;
         /// Registers every component type, appending their ids in write order.
         fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>);
         /// Makes room for `additional` more entities in every storage this bundle touches.
@@ -173,6 +191,16 @@ impl<T: Component> Bundle for T {}
 
 impl<T: Component> sealed::WriteBundle for T {
     const DECLARES_HOOKS: bool = T::DECLARES_HOOKS;
+    const RELATIONSHIPS: bool = T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET;
+
+    #[inline]
+    fn visit_relationships<V: RelationshipVisitor>(&self, visitor: &mut V) -> Result<(), Error> {
+        if Self::RELATIONSHIPS {
+            visitor.visit(self)
+        } else {
+            Ok(())
+        }
+    }
 
     fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>) {
         ids.push(storages.register::<T>());
@@ -276,6 +304,17 @@ macro_rules! tuple_bundle {
         )]
         impl<$($name: Bundle),*> sealed::WriteBundle for ($($name,)*) {
             const DECLARES_HOOKS: bool = false $(|| $name::DECLARES_HOOKS)*;
+            const RELATIONSHIPS: bool = false $(|| $name::RELATIONSHIPS)*;
+
+            #[inline]
+            fn visit_relationships<__V: RelationshipVisitor>(
+                &self,
+                visitor: &mut __V,
+            ) -> Result<(), Error> {
+                let ($($name,)*) = self;
+                $($name.visit_relationships(visitor)?;)*
+                Ok(())
+            }
 
             #[inline]
             fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>) {

@@ -11,7 +11,7 @@ pub use info::ComponentInfo;
 use core::fmt;
 
 use crate::change::ComponentMut;
-use crate::entity::EntityMapper;
+use crate::entity::{Entity, EntityMapper};
 pub(crate) use mask::{ComponentMasks, MASKED_COMPONENTS, mask_bit, masked_ids};
 
 /// A type that can be stored on entities.
@@ -182,6 +182,33 @@ pub trait Component: Send + Sync + 'static {
     #[doc(hidden)]
     fn declare_hooks(hooks: &mut dyn core::any::Any) {
         let _ = hooks;
+    }
+
+    /// Whether the type is a relationship (`#[relationship(target = ..)]`):
+    /// every insert of it is checked before it is made (its target alive,
+    /// not the entity itself, no cycle), and its hooks keep its target's
+    /// list in step. A constant, so other types compile the check away.
+    /// Set by the derive.
+    #[doc(hidden)]
+    const IS_RELATIONSHIP: bool = false;
+
+    /// Whether the type is a relationship's target list
+    /// (`#[relationship_target(relationship = ..)]`): the world keeps it
+    /// and refuses it from a game's inserts and spawns. Set by the derive.
+    #[doc(hidden)]
+    const IS_RELATIONSHIP_TARGET: bool = false;
+
+    /// For a relationship, its target list's type name; for a target list,
+    /// its relationship's: what errors name. Set by the derive.
+    #[doc(hidden)]
+    const RELATIONSHIP_PARTNER: &'static str = "";
+
+    /// For a relationship, the entity this value points at; `None` for
+    /// every other type. Implemented by the derive.
+    #[doc(hidden)]
+    #[inline]
+    fn relationship_target(&self) -> Option<Entity> {
+        None
     }
 }
 

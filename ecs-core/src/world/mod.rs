@@ -16,6 +16,7 @@ mod merge;
 mod observe;
 mod one_shot;
 mod query;
+mod relationship;
 mod resource;
 mod rollback;
 #[cfg(feature = "serde")]
@@ -49,12 +50,17 @@ pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
 pub use one_shot::{IntoOneShotSystem, OneShotSystem, SystemId};
+pub use relationship::{
+    ChildOf, Children, Relationship, RelationshipTarget, SpawnChildren, relationship_on_insert,
+    relationship_on_replace, target_on_insert, target_on_replace,
+};
 pub use stats::{HeapBreakdown, WorldStats};
 pub(crate) use structural::RestoreParts;
 pub use typed_view::{View, ViewMut};
 
 use component_hooks::HookRegistry;
 use observe::Observers;
+use relationship::RelationshipSlots;
 use structural::held_components;
 
 /// A container of entities and their components.
@@ -101,6 +107,8 @@ pub struct World {
     observers: Observers,
     /// The hooks of each component type, and the arrivals that have one.
     component_hooks: HookRegistry,
+    /// Where each relationship source sits in its target's list.
+    relationship_slots: RelationshipSlots,
 }
 
 impl World {
@@ -133,8 +141,19 @@ impl World {
     /// assert_eq!(world.get::<Health>(e)?.0, 10);
     /// # Ok::<(), Error>(())
     /// ```
+    ///
+    /// # Panics
+    /// When `bundle` holds a relationship whose target is not alive, or a
+    /// relationship's target list ([`Children`], ...), which the world keeps
+    /// itself: the message is the error [`insert_bundle`](Self::insert_bundle)
+    /// would return, and nothing is spawned.
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
+        if B::RELATIONSHIPS
+            && let Err(error) = self.check_bundle(None, &bundle)
+        {
+            panic!("cannot spawn: {error}");
+        }
         self.transaction().spawn(bundle)
     }
 
@@ -146,6 +165,10 @@ impl World {
     /// storage, so queries over them run as zipped arrays.
     ///
     /// If the iterator panics, the entities spawned before the panic stay spawned.
+    ///
+    /// # Panics
+    /// As [`spawn`](Self::spawn), when a bundle would break a relationship;
+    /// the bundles are all checked first, so then nothing is spawned.
     ///
     /// ```
     /// # use ecs_core::prelude::*;
@@ -164,6 +187,18 @@ impl World {
         I: IntoIterator<Item = B>,
     {
         let bundles = bundles.into_iter();
+        if B::RELATIONSHIPS {
+            let bundles: Vec<B> = bundles.collect();
+            for bundle in &bundles {
+                if let Err(error) = self.check_bundle(None, bundle) {
+                    panic!("cannot spawn: {error}");
+                }
+            }
+            let mut spawned = Vec::with_capacity(bundles.len());
+            self.transaction()
+                .spawn_batch(bundles.into_iter(), &mut spawned);
+            return spawned;
+        }
         let mut spawned = Vec::with_capacity(bundles.size_hint().0);
         self.transaction().spawn_batch(bundles, &mut spawned);
         spawned
@@ -192,6 +227,9 @@ impl World {
         component: T,
     ) -> Result<Option<T>, Error> {
         self.data.entities.check(entity)?;
+        if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
+            self.check_relationship(Some(entity), &component)?;
+        }
         Ok(self.transaction().insert(entity, component))
     }
 
@@ -212,6 +250,7 @@ impl World {
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.data.entities.check(entity)?;
+        self.check_bundle(Some(entity), &bundle)?;
         self.transaction().insert_bundle(entity, bundle);
         Ok(())
     }

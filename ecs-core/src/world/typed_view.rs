@@ -229,6 +229,9 @@ impl<T: Component> ViewMut<'_, T> {
     #[inline]
     pub fn insert(&mut self, entity: Entity, value: T) -> Result<Option<T>, Error> {
         self.world.data.entities.check(entity)?;
+        if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
+            self.world.check_relationship(Some(entity), &value)?;
+        }
         Ok(self.storage.insert(self.world, entity, value))
     }
 

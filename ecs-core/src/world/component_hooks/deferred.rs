@@ -319,4 +319,12 @@ impl<'w> DeferredWorld<'w> {
     pub fn commands(&mut self) -> Commands<'_> {
         Commands::new(self.commands, &self.world.data.entities, None)
     }
+
+    /// The world itself, for the hooks of `world/` that keep derived
+    /// values in step (relationship lists): they change values, never
+    /// structure, and queue their structural changes through
+    /// [`commands`](Self::commands), whose queue is this hook's.
+    pub(in crate::world) fn world_mut(&mut self) -> &mut World {
+        self.world
+    }
 }
