@@ -58,29 +58,55 @@ pub fn relationship_on_replace<R: Relationship>(mut world: DeferredWorld, ctx: H
     }
 }
 
-/// `on_insert` of every relationship target `T`: records where each
-/// source sits, dropping a source listed twice. Named by the derive's
-/// generated code.
+/// `on_insert` of every relationship target `T`: keeps the sources that
+/// point here, each once, and records where each sits. A list the world
+/// makes holds one source that does; a merge or a load brings lists whose
+/// sources arrive with them (and may already have listed themselves), or,
+/// from a snapshot that saved the lists but not the relationships, none.
+/// Named by the derive's generated code.
 #[doc(hidden)]
 pub fn target_on_insert<T: RelationshipTarget>(mut world: DeferredWorld, ctx: HookContext) {
+    let target = ctx.entity;
+    if keep_pointing::<T>(world.world_mut(), target) == Some(0) {
+        world
+            .commands()
+            .add(move |world: &mut World| drop_if_empty::<T::Relationship>(world, target));
+    }
+}
+
+/// Keeps on `target`'s list of `T` the sources that point at it, each
+/// once, and records where each sits; returns how many are left, or `None`
+/// when `target` has no list.
+fn keep_pointing<T: RelationshipTarget>(world: &mut World, target: Entity) -> Option<usize> {
     let World {
         data,
         relationship_slots,
         ..
-    } = world.world_mut();
-    let Some((list, _)) = data
-        .storages
-        .get_mut::<T>()
-        .and_then(|set| set.get_mut(ctx.entity))
-    else {
-        return;
+    } = world;
+    let pointing = |source: Entity| {
+        data.storages
+            .get::<T::Relationship>()
+            .and_then(|set| set.get(source))
+            .is_some_and(|value| value.target() == target)
     };
-    let sources = list.sources_mut();
-    if sources.len() > 1 {
+    let sources = data.storages.get::<T>()?.get(target)?.sources();
+    let mut seen = HashSet::with_capacity(sources.len());
+    let whole = sources
+        .iter()
+        .all(|&source| pointing(source) && seen.insert(source));
+    if !whole {
         let mut seen = HashSet::with_capacity(sources.len());
-        sources.retain(|&source| seen.insert(source));
+        let kept: Vec<Entity> = sources
+            .iter()
+            .copied()
+            .filter(|&source| pointing(source) && seen.insert(source))
+            .collect();
+        let (list, _) = data.storages.get_mut::<T>()?.get_mut(target)?;
+        *list.sources_mut() = kept;
     }
+    let sources = data.storages.get::<T>()?.get(target)?.sources();
     relationship_slots.set_all::<T::Relationship>(sources);
+    Some(sources.len())
 }
 
 /// `on_replace` of every relationship target `T`: the list is leaving (by
