@@ -12,7 +12,7 @@ use super::state::{WorldState, combine};
 use crate::component::Component;
 use crate::entity::AllocatorCopy;
 use crate::error::Error;
-use crate::world::World;
+use crate::world::{Relationship, World};
 
 /// The component and resource types a rollback saves and restores, and how
 /// each enters the checksum.
@@ -106,6 +106,33 @@ impl RollbackRegistry {
     /// ```
     pub fn register<T: Component + Clone>(&mut self) -> &mut Self {
         self.add_column::<T>(None)
+    }
+
+    /// Saves and restores the relationship `R` and its target lists
+    /// together, both hashed with their `Hash` impls: a restore puts both
+    /// sides back as they were saved, so they agree again. Registering one
+    /// side alone would restore it against the other side's present.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// let mut rollback = RollbackRegistry::new();
+    /// rollback.register_relationship::<ChildOf>();
+    /// let mut world = World::new();
+    /// let parent = world.spawn(());
+    /// let child = world.spawn(ChildOf(parent));
+    /// let saved = rollback.save(&world);
+    /// world.despawn(child)?;
+    /// rollback.restore(&mut world, &saved)?;
+    /// assert_eq!(world.get::<Children>(parent)?.as_slice(), &[child]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn register_relationship<R>(&mut self) -> &mut Self
+    where
+        R: Relationship + Clone + Hash,
+        R::Target: Clone + Hash,
+    {
+        self.register_hashed::<R>().register_hashed::<R::Target>()
     }
 
     /// Saves and restores `T`, and hashes each value with its `Hash` impl

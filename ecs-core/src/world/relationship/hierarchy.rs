@@ -75,7 +75,7 @@ impl ChildOf {
 /// assert_eq!(world.get::<Children>(parent)?.as_slice(), &[b, c]);
 /// # Ok::<(), Error>(())
 /// ```
-#[derive(Component, Debug, PartialEq, Eq)]
+#[derive(Component, Clone, Debug, PartialEq, Eq, Hash)]
 #[relationship_target(relationship = ChildOf, linked_spawn)]
 pub struct Children(Vec<Entity>);
 
@@ -148,6 +148,41 @@ impl<'a> IntoIterator for &'a Children {
     #[inline]
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impls {
+    //! `ChildOf` as its parent's id, `Children` as the list of ids, so both
+    //! can be registered for snapshots.
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{ChildOf, Children};
+    use crate::entity::Entity;
+
+    impl Serialize for ChildOf {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.0.serialize(serializer)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for ChildOf {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            Entity::deserialize(deserializer).map(ChildOf)
+        }
+    }
+
+    impl Serialize for Children {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.0.serialize(serializer)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Children {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            Vec::<Entity>::deserialize(deserializer).map(Children)
+        }
     }
 }
 

@@ -1,0 +1,245 @@
+//! Relationships through everything that moves entities: merges (both
+//! sides remapped), snapshots, rollback restores, and despawns made from
+//! inside observers and hooks.
+
+use ecs_core::prelude::*;
+
+#[derive(Component, Clone, Debug, PartialEq, Hash)]
+struct Name(&'static str);
+
+/// Every `ChildOf` is listed once under its parent, every listed child
+/// points back, and no `Children` is empty.
+fn assert_hierarchy_whole(world: &World) {
+    let mut listed = 0;
+    for (parent, children) in world.query_ref::<(Entity, &Children)>().iter() {
+        assert!(!children.is_empty(), "{parent:?} keeps an empty Children");
+        let mut unique = children.to_vec();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            children.len(),
+            "{parent:?} lists a child twice"
+        );
+        for &child in children.iter() {
+            assert_eq!(world.get::<ChildOf>(child).map(ChildOf::parent), Ok(parent));
+            listed += 1;
+        }
+    }
+    assert_eq!(listed, world.query_ref::<&ChildOf>().iter().count());
+}
+
+fn named(world: &World, name: &str) -> Entity {
+    world
+        .query_ref::<(Entity, &Name)>()
+        .iter()
+        .find(|(_, n)| n.0 == name)
+        .map(|(e, _)| e)
+        .unwrap_or_else(|| panic!("no entity is named {name}"))
+}
+
+fn names(world: &World, entities: impl Iterator<Item = Entity>) -> Vec<&'static str> {
+    entities.map(|e| world.get::<Name>(e).unwrap().0).collect()
+}
+
+fn solar_system(world: &mut World) -> Entity {
+    world.spawn((
+        Name("sun"),
+        children![
+            (Name("earth"), children![(Name("moon"),)]),
+            (
+                Name("mars"),
+                children![(Name("phobos"),), (Name("deimos"),)]
+            ),
+        ],
+    ))
+}
+
+#[test]
+fn a_merge_remaps_both_sides_and_lists_each_child_once() -> Result<(), Error> {
+    let mut world = World::new();
+    let here = world.spawn(Name("here"));
+    let local = world.spawn((Name("local"), ChildOf(here)));
+    let mut level = World::new();
+    // Ids in the level overlap the ids here.
+    let sun = solar_system(&mut level);
+    let moved = world.merge(level);
+    let sun = moved.get(sun).unwrap();
+    assert_hierarchy_whole(&world);
+    assert_eq!(
+        names(&world, world.descendants(sun)),
+        ["earth", "moon", "mars", "phobos", "deimos"]
+    );
+    assert_eq!(world.get::<Children>(here)?.as_slice(), &[local]);
+    // The merged lists work as any other: a child leaves in place.
+    let mars = named(&world, "mars");
+    world.despawn(named(&world, "phobos"))?;
+    assert_eq!(names(&world, world.descendants(mars)), ["deimos"]);
+    world.insert(mars, ChildOf(local))?;
+    assert_eq!(
+        names(&world, world.descendants(here)),
+        ["local", "mars", "deimos"]
+    );
+    assert_hierarchy_whole(&world);
+    Ok(())
+}
+
+#[test]
+fn a_rollback_restore_puts_both_sides_back_and_later_changes_keep_them() -> Result<(), Error> {
+    let mut rollback = RollbackRegistry::new();
+    rollback.register_relationship::<ChildOf>();
+    rollback.register_hashed::<Name>();
+    let mut world = World::new();
+    let sun = solar_system(&mut world);
+    let saved = rollback.save(&world);
+    let before = names(&world, world.descendants(sun));
+
+    let mars = named(&world, "mars");
+    let moon = named(&world, "moon");
+    world.insert(moon, ChildOf(mars))?;
+    world.despawn(named(&world, "earth"))?;
+    world.spawn((Name("comet"), ChildOf(sun)));
+    assert_ne!(rollback.checksum(&world), saved.checksum());
+
+    rollback.restore(&mut world, &saved)?;
+    assert_eq!(rollback.checksum(&world), saved.checksum());
+    assert_eq!(names(&world, world.descendants(sun)), before);
+    assert_hierarchy_whole(&world);
+
+    // The lists came back without their slots: removals still find each child.
+    world
+        .get_mut::<Children>(mars)?
+        .sort_by_key(|e| core::cmp::Reverse(e.index()));
+    world.despawn(named(&world, "deimos"))?;
+    world.despawn(named(&world, "moon"))?;
+    assert_eq!(
+        names(&world, world.descendants(sun)),
+        ["earth", "mars", "phobos"]
+    );
+    assert_hierarchy_whole(&world);
+    Ok(())
+}
+
+#[test]
+fn an_observer_and_a_hook_despawning_parents_take_their_subtrees() -> Result<(), Error> {
+    #[derive(Component)]
+    struct Doomed;
+
+    #[derive(Component)]
+    #[component(on_add = collapse)]
+    struct Collapse;
+
+    fn collapse(mut world: DeferredWorld, ctx: HookContext) {
+        let parent = world.get::<ChildOf>(ctx.entity).unwrap().parent();
+        world.commands().despawn(parent);
+    }
+
+    let mut world = World::new();
+    world.observe(|trigger: OnAdd<Doomed>, mut commands: Commands| {
+        commands.despawn(trigger.entity());
+    });
+    let sun = solar_system(&mut world);
+    let earth = named(&world, "earth");
+    world.insert(earth, Doomed)?;
+    assert_eq!(
+        names(&world, world.descendants(sun)),
+        ["mars", "phobos", "deimos"]
+    );
+    assert_hierarchy_whole(&world);
+
+    let deimos = named(&world, "deimos");
+    world.insert(deimos, Collapse)?;
+    assert_eq!(names(&world, world.descendants(sun)), Vec::<&str>::new());
+    assert!(!world.contains::<Children>(sun));
+    assert_eq!(world.len(), 1);
+    assert!(world.take_observer_errors().is_empty());
+    Ok(())
+}
+
+#[cfg(feature = "serde")]
+mod snapshots {
+    use ecs_core::snapshot::SnapshotRegistry;
+
+    use super::*;
+
+    #[derive(Component, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Label(String);
+
+    fn registry(with_children: bool, with_child_of: bool) -> SnapshotRegistry {
+        let mut registry = SnapshotRegistry::new();
+        registry.register::<Label>("game::Label");
+        if with_child_of {
+            registry.register::<ChildOf>("ecs::ChildOf");
+        }
+        if with_children {
+            registry.register::<Children>("ecs::Children");
+        }
+        registry
+    }
+
+    fn tree(world: &mut World) -> Entity {
+        world.spawn((
+            Label("root".into()),
+            children![
+                (Label("a".into()), children![(Label("a1".into()),)]),
+                (Label("b".into()),)
+            ],
+        ))
+    }
+
+    fn labels(world: &World, root: Entity) -> Vec<String> {
+        world
+            .descendants(root)
+            .map(|e| world.get::<Label>(e).unwrap().0.clone())
+            .collect()
+    }
+
+    fn round_trip(registry: &SnapshotRegistry, world: &World) -> Result<World, Error> {
+        let text = serde_json::to_string(&world.snapshot(registry)).unwrap();
+        World::from_snapshot(registry, &mut serde_json::Deserializer::from_str(&text))
+    }
+
+    #[test]
+    fn a_snapshot_of_both_sides_loads_whole() -> Result<(), Error> {
+        let mut world = World::new();
+        let root = tree(&mut world);
+        let copy = round_trip(&registry(true, true), &world)?;
+        assert_eq!(labels(&copy, root), ["a", "a1", "b"]);
+        assert_hierarchy_whole(&copy);
+        Ok(())
+    }
+
+    #[test]
+    fn one_side_alone_loads_into_a_whole_pair() -> Result<(), Error> {
+        let mut world = World::new();
+        let root = tree(&mut world);
+        // The relationships alone: the lists are rebuilt as they arrive.
+        let copy = round_trip(&registry(false, true), &world)?;
+        let mut got = labels(&copy, root);
+        got.sort();
+        assert_eq!(got, ["a", "a1", "b"]);
+        assert_hierarchy_whole(&copy);
+        // The lists alone: nothing points back, so they go.
+        let copy = round_trip(&registry(true, false), &world)?;
+        assert_eq!(labels(&copy, root), Vec::<String>::new());
+        assert_hierarchy_whole(&copy);
+        Ok(())
+    }
+
+    #[test]
+    fn a_snapshot_loaded_into_a_running_world_keeps_both_hierarchies() -> Result<(), Error> {
+        let registry = registry(true, true);
+        let mut level = World::new();
+        let root = tree(&mut level);
+        let text = serde_json::to_string(&level.snapshot(&registry)).unwrap();
+        let mut world = World::new();
+        let mine = tree(&mut world);
+        let moved =
+            world.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text))?;
+        let root = moved.get(root).unwrap();
+        assert_eq!(labels(&world, root), ["a", "a1", "b"]);
+        assert_eq!(labels(&world, mine), ["a", "a1", "b"]);
+        assert_hierarchy_whole(&world);
+        Ok(())
+    }
+}
