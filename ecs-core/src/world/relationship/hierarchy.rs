@@ -196,6 +196,7 @@ type ChildSpawner = Box<dyn FnOnce(&mut World, Entity) + Send + Sync>;
 ///
 /// ```
 /// use ecs_core::prelude::*;
+/// use ecs_core::SpawnChildren;
 ///
 /// #[derive(Component)]
 /// struct Name(&'static str);
@@ -215,6 +216,7 @@ impl SpawnChildren {
     ///
     /// ```
     /// use ecs_core::prelude::*;
+    /// use ecs_core::SpawnChildren;
     ///
     /// let mut world = World::new();
     /// let lonely = world.spawn(SpawnChildren::new());
@@ -228,6 +230,7 @@ impl SpawnChildren {
     ///
     /// ```
     /// use ecs_core::prelude::*;
+    /// use ecs_core::SpawnChildren;
     ///
     /// #[derive(Component)]
     /// struct Wheel;
