@@ -343,6 +343,13 @@ pub enum Error {
         /// The relationship's type (`ChildOf`, ...).
         relationship: &'static str,
     },
+    /// Component types require each other in a loop
+    /// (`#[component(requires(..))]`), found when the first of them was
+    /// inserted or spawned: nothing changed.
+    RequirementCycle {
+        /// The types around the loop, the first repeated at the end.
+        cycle: Vec<&'static str>,
+    },
     /// A relationship's target list (`Children`, ...) was given by hand:
     /// the world keeps it, from the relationships that point at the entity.
     RelationshipTargetByHand {
@@ -399,7 +406,8 @@ impl Error {
             | Error::OrderingAcrossStages { .. }
             | Error::WritingCondition { .. }
             | Error::UnknownSystemId { .. }
-            | Error::SystemAlreadyRunning { .. } => None,
+            | Error::SystemAlreadyRunning { .. }
+            | Error::RequirementCycle { .. } => None,
             Error::RepeatedEntity { entity }
             | Error::RelationshipCycle { entity, .. }
             | Error::RelationshipTargetByHand { entity, .. } => Some(entity),
@@ -650,6 +658,16 @@ impl fmt::Display for Error {
                  {target:?} already reaches {entity:?} through `{rel}`, which would make a cycle",
                 rel = ShortName(relationship)
             ),
+            Error::RequirementCycle { cycle } => {
+                f.write_str("component requirements form a cycle: ")?;
+                for (i, name) in cycle.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" requires ")?;
+                    }
+                    write!(f, "`{}`", ShortName(name))?;
+                }
+                Ok(())
+            }
             Error::RelationshipTargetByHand {
                 entity,
                 component,

@@ -9,9 +9,11 @@ use crate::entity_fields::map_body;
 use crate::hooks::Hooks;
 use crate::options::{combine, parse_options};
 use crate::relationship::{self, RelationField};
+use crate::requires::Requires;
 
 const OPTIONS: &str = "`track_changes`, `debug`, `on_add = f`, `on_insert = f`, \
-                       `on_replace = f`, `on_remove = f`, `on_despawn = f`, `crate = \"path\"`";
+                       `on_replace = f`, `on_remove = f`, `on_despawn = f`, `requires(A, B = expr)`, \
+                       `crate = \"path\"`";
 
 /// What the `#[component(...)]` options asked for.
 struct Options {
@@ -19,6 +21,7 @@ struct Options {
     track_changes: bool,
     debug: bool,
     hooks: Hooks,
+    requires: Requires,
     relation: Option<RelationField>,
 }
 
@@ -28,6 +31,7 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
         track_changes,
         debug,
         hooks,
+        requires,
         relation,
     } = analyse(input)?;
     let name = &input.ident;
@@ -100,6 +104,7 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
         }
     });
     let hooks = hooks.expand(&krate);
+    let requires = requires.expand(&krate);
     Ok(quote! {
         impl #impl_generics #krate::Component for #name #type_generics #where_clause {
             #tracking
@@ -107,6 +112,7 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
             #mapping
             #as_debug
             #hooks
+            #requires
             #relation_items
         }
         #marker
@@ -131,13 +137,17 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
     let mut track_changes = false;
     let mut debug = false;
     let mut hooks = Hooks::default();
+    let mut requires = Requires::default();
     parse_options(
         &input.attrs,
         "component",
         OPTIONS,
         &mut errors,
         |meta, errors| {
-            if krate.parse(meta, errors)? || hooks.parse(meta, errors)? {
+            if krate.parse(meta, errors)?
+                || hooks.parse(meta, errors)?
+                || requires.parse(meta, errors)?
+            {
                 return Ok(true);
             }
             if meta.path.is_ident("track_changes") {
@@ -177,6 +187,7 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
         track_changes,
         debug,
         hooks,
+        requires,
         relation,
     })
 }
@@ -237,7 +248,7 @@ mod tests {
                 (
                     "unknown `component` option `storage`; the options are: `track_changes`, \
                      `debug`, `on_add = f`, `on_insert = f`, `on_replace = f`, `on_remove = f`, \
-                     `on_despawn = f`, `crate = \"path\"`"
+                     `on_despawn = f`, `requires(A, B = expr)`, `crate = \"path\"`"
                         .to_owned(),
                     "storage".to_owned(),
                 ),

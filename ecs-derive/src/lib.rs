@@ -16,6 +16,7 @@ mod hooks;
 mod options;
 mod query;
 mod relationship;
+mod requires;
 mod states;
 mod system_param;
 #[cfg(test)]

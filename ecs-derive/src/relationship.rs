@@ -55,14 +55,15 @@ pub(crate) fn parse(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Option
         .attrs
         .iter()
         .find(|a| a.path().is_ident("relationship"));
-    if let Some(attr) = source_attr {
-        if relation.is_none() && errors.len() == before {
-            errors.push(syn::Error::new_spanned(
-                attr,
-                "a relationship names its target list's type: write \
-                 `#[relationship(target = Followers)]`",
-            ));
-        }
+    if let Some(attr) = source_attr
+        && relation.is_none()
+        && errors.len() == before
+    {
+        errors.push(syn::Error::new_spanned(
+            attr,
+            "a relationship names its target list's type: write \
+             `#[relationship(target = Followers)]`",
+        ));
     }
     let mut relationship = None;
     let mut linked = false;

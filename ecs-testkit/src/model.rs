@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use ecs_core::prelude::*;
-use ecs_core::{ComponentInfo, WorldStats};
+use ecs_core::{ComponentInfo, HeldComponent, WorldStats};
 
 use crate::component::{Key, Value};
 
@@ -399,9 +399,9 @@ impl Model {
     /// The checked short names of a `components_of`-style list, in the world's order.
     pub fn info_names<'a>(
         &self,
-        infos: impl Iterator<Item = &'a ComponentInfo>,
+        infos: impl Iterator<Item = HeldComponent<'a>>,
     ) -> Vec<Cow<'a, str>> {
-        infos.map(|info| self.check_info(info)).collect()
+        infos.map(|held| self.check_info(held.info())).collect()
     }
 
     /// Compares `World::stats`, `len` and `is_empty` with the model, field by field.

@@ -5,13 +5,13 @@ mod registry;
 use core::ptr::NonNull;
 use core::slice;
 
-use crate::component::{Component, ComponentId};
+use crate::component::{Component, ComponentId, RequirementVisitor};
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::storage::{RunIds, SparseSet, Storages};
 
 pub(crate) use registry::{BundleInfo, BundleRegistry};
-pub(crate) use sealed::{ComponentWriter, RelationshipVisitor};
+pub(crate) use sealed::{ComponentWriter, RelationshipVisitor, RequirementRoots};
 
 /// One component, or a tuple of 0 to 16 bundles, given to
 /// [`World::spawn`](crate::World::spawn) or [`World::insert_bundle`](crate::World::insert_bundle).
@@ -63,6 +63,13 @@ pub(crate) mod sealed {
         fn insert<T: Component>(&mut self, id: ComponentId, entity: Entity, value: T);
     }
 
+    /// What walks the requirements of a bundle's types, from each type
+    /// that has some.
+    pub trait RequirementRoots: RequirementVisitor {
+        /// Walks the requirements of `T`, a type of the bundle.
+        fn root<T: Component>(&mut self);
+    }
+
     /// What looks at a bundle's relationships (and relationship targets)
     /// before the bundle is written: the world's checks, which refuse a
     /// bundle that would break a relationship before anything changes.
@@ -90,6 +97,12 @@ pub(crate) mod sealed {
         /// relationship or a relationship target, stopping at its first error.
         fn visit_relationships<V: RelationshipVisitor>(&self, visitor: &mut V)
         -> Result<(), Error>;
+        /// Whether any component type of the bundle requires others: a
+        /// constant, so a spawn of other types adds nothing.
+        const REQUIRES: bool;
+        /// Shows `visitor` every component type of the bundle that requires
+        /// others, as a root of its requirements.
+        fn visit_required_roots<V: RequirementRoots>(visitor: &mut V);
         /// Registers every component type, appending their ids in write order.
         fn register(storages: &mut Storages, ids: &mut Vec<ComponentId>);
         /// Makes room for `additional` more entities in every storage this bundle touches.
@@ -192,6 +205,14 @@ impl<T: Component> Bundle for T {}
 impl<T: Component> sealed::WriteBundle for T {
     const DECLARES_HOOKS: bool = T::DECLARES_HOOKS;
     const RELATIONSHIPS: bool = T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET;
+    const REQUIRES: bool = T::REQUIRES;
+
+    #[inline]
+    fn visit_required_roots<V: RequirementRoots>(visitor: &mut V) {
+        if T::REQUIRES {
+            visitor.root::<T>();
+        }
+    }
 
     #[inline]
     fn visit_relationships<V: RelationshipVisitor>(&self, visitor: &mut V) -> Result<(), Error> {
@@ -305,6 +326,12 @@ macro_rules! tuple_bundle {
         impl<$($name: Bundle),*> sealed::WriteBundle for ($($name,)*) {
             const DECLARES_HOOKS: bool = false $(|| $name::DECLARES_HOOKS)*;
             const RELATIONSHIPS: bool = false $(|| $name::RELATIONSHIPS)*;
+            const REQUIRES: bool = false $(|| $name::REQUIRES)*;
+
+            #[inline]
+            fn visit_required_roots<__V: RequirementRoots>(visitor: &mut __V) {
+                $($name::visit_required_roots(visitor);)*
+            }
 
             #[inline]
             fn visit_relationships<__V: RelationshipVisitor>(

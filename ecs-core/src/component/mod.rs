@@ -198,6 +198,20 @@ pub trait Component: Send + Sync + 'static {
     #[doc(hidden)]
     const IS_RELATIONSHIP_TARGET: bool = false;
 
+    /// Whether the type requires other components
+    /// (`#[component(requires(..))]`): inserting or spawning it adds those
+    /// its entity lacks. A constant, so other types never look. Set by the
+    /// derive.
+    #[doc(hidden)]
+    const REQUIRES: bool = false;
+
+    /// Shows `visitor` each component type this type requires, with how to
+    /// make its value, in the order declared. Implemented by the derive.
+    #[doc(hidden)]
+    fn visit_requirements<V: RequirementVisitor>(visitor: &mut V) {
+        let _ = visitor;
+    }
+
     /// For a relationship, its target list's type name; for a target list,
     /// its relationship's: what errors name. Set by the derive.
     #[doc(hidden)]
@@ -210,6 +224,15 @@ pub trait Component: Send + Sync + 'static {
     fn relationship_target(&self) -> Option<Entity> {
         None
     }
+}
+
+/// What looks at a component type's requirements: the world, adding those
+/// an entity lacks, and checking for cycles. Named by the derive's
+/// generated code.
+#[doc(hidden)]
+pub trait RequirementVisitor {
+    /// Component `R` is required; `make` gives its value.
+    fn require<R: Component>(&mut self, make: impl FnOnce() -> R);
 }
 
 /// A component type that tracks changes: implemented by

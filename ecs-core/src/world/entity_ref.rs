@@ -6,9 +6,9 @@
 //! calls run observers, whose commands may despawn the entity or replace the
 //! world, so an `EntityMut` checks before every use.
 
-use super::World;
+use super::{HeldComponent, World};
 use crate::bundle::Bundle;
-use crate::component::{Component, ComponentInfo};
+use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::view::WorldId;
@@ -100,7 +100,7 @@ impl<'w> EntityRef<'w> {
     /// assert_eq!(names, ["Boss"]);
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn components(&self) -> impl Iterator<Item = &'w ComponentInfo> + 'w {
+    pub fn components(&self) -> impl Iterator<Item = HeldComponent<'w>> + 'w {
         self.world
             .components_of(self.entity)
             .expect("an EntityRef's entity is alive while its world is borrowed")
@@ -306,7 +306,7 @@ impl<'w> EntityMut<'w> {
     /// assert_eq!(world.entity_mut(e)?.components()?.count(), 1);
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn components(&self) -> Result<impl Iterator<Item = &ComponentInfo> + '_, Error> {
+    pub fn components(&self) -> Result<impl Iterator<Item = HeldComponent<'_>> + '_, Error> {
         self.at_home()?;
         self.world.components_of(self.entity)
     }

@@ -17,6 +17,7 @@ mod observe;
 mod one_shot;
 mod query;
 mod relationship;
+mod required;
 mod resource;
 mod rollback;
 #[cfg(feature = "serde")]
@@ -30,7 +31,7 @@ use core::fmt;
 
 use crate::bundle::{Bundle, BundleRegistry};
 use crate::change::{ComponentMut, RunTicks};
-use crate::component::{Component, ComponentInfo};
+use crate::component::Component;
 use crate::entity::{DeadEntity, Entities, Entity, Liveness};
 use crate::error::Error;
 use crate::event::EventRegistry;
@@ -54,6 +55,7 @@ pub use relationship::{
     ChildOf, Children, Relationship, RelationshipTarget, SpawnChildren, relationship_on_insert,
     relationship_on_replace, target_on_insert, target_on_replace,
 };
+pub use required::HeldComponent;
 pub use stats::{HeapBreakdown, WorldStats};
 pub(crate) use structural::RestoreParts;
 pub use typed_view::{View, ViewMut};
@@ -61,6 +63,7 @@ pub use typed_view::{View, ViewMut};
 use component_hooks::HookRegistry;
 use observe::Observers;
 use relationship::RelationshipSlots;
+use required::RequirementMarks;
 use structural::held_components;
 
 /// A container of entities and their components.
@@ -109,6 +112,8 @@ pub struct World {
     component_hooks: HookRegistry,
     /// Where each relationship source sits in its target's list.
     relationship_slots: RelationshipSlots,
+    /// Which components arrived as requirements of others.
+    requirement_marks: RequirementMarks,
 }
 
 impl World {
@@ -154,7 +159,12 @@ impl World {
         {
             panic!("cannot spawn: {error}");
         }
-        self.transaction().spawn(bundle)
+        if let Err(error) = self.check_requirements::<B>() {
+            panic!("cannot spawn: {error}");
+        }
+        let entity = self.transaction().spawn(bundle);
+        self.add_required::<B>(entity);
+        entity
     }
 
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
@@ -187,6 +197,9 @@ impl World {
         I: IntoIterator<Item = B>,
     {
         let bundles = bundles.into_iter();
+        if let Err(error) = self.check_requirements::<B>() {
+            panic!("cannot spawn: {error}");
+        }
         if B::RELATIONSHIPS {
             let bundles: Vec<B> = bundles.collect();
             for bundle in &bundles {
@@ -197,10 +210,12 @@ impl World {
             let mut spawned = Vec::with_capacity(bundles.len());
             self.transaction()
                 .spawn_batch(bundles.into_iter(), &mut spawned);
+            self.add_required_each::<B>(&spawned);
             return spawned;
         }
         let mut spawned = Vec::with_capacity(bundles.size_hint().0);
         self.transaction().spawn_batch(bundles, &mut spawned);
+        self.add_required_each::<B>(&spawned);
         spawned
     }
 
@@ -230,7 +245,10 @@ impl World {
         if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
             self.check_relationship(Some(entity), &component)?;
         }
-        Ok(self.transaction().insert(entity, component))
+        self.check_requirements::<T>()?;
+        let replaced = self.transaction().insert(entity, component);
+        self.add_required::<T>(entity);
+        Ok(replaced)
     }
 
     /// Gives `entity` every component of `bundle`; values it replaces are dropped.
@@ -251,7 +269,9 @@ impl World {
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
         self.data.entities.check(entity)?;
         self.check_bundle(Some(entity), &bundle)?;
+        self.check_requirements::<B>()?;
         self.transaction().insert_bundle(entity, bundle);
+        self.add_required::<B>(entity);
         Ok(())
     }
 
@@ -504,10 +524,12 @@ impl World {
     pub fn components_of(
         &self,
         entity: Entity,
-    ) -> Result<impl Iterator<Item = &ComponentInfo> + '_, Error> {
+    ) -> Result<impl Iterator<Item = HeldComponent<'_>> + '_, Error> {
         self.data.entities.check(entity)?;
         let storages = &self.data.storages;
-        Ok(held_components(storages, &self.data.masks, entity).map(|id| storages.info(id)))
+        let marks = &self.requirement_marks;
+        Ok(held_components(storages, &self.data.masks, entity)
+            .map(move |id| HeldComponent::new(storages.info(id), marks.is_marked(entity, id))))
     }
 
     /// A read-only view of this world, for queries.

@@ -232,7 +232,15 @@ impl<T: Component> ViewMut<'_, T> {
         if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
             self.world.check_relationship(Some(entity), &value)?;
         }
-        Ok(self.storage.insert(self.world, entity, value))
+        self.world.check_requirements::<T>()?;
+        let replaced = self.storage.insert(self.world, entity, value);
+        if T::REQUIRES {
+            self.world.add_required::<T>(entity);
+            // The requirements' hooks may have run commands, and their
+            // marks make structure hooked: the storage is found anew.
+            self.storage = TypedStorage::find(self.world);
+        }
+        Ok(replaced)
     }
 
     /// Takes `entity`'s `T` away and returns it, as [`World::remove`] does.

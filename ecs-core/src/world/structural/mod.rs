@@ -25,6 +25,7 @@ use funnel::Structural;
 use subscribers::{Hooks, ObserverHook};
 
 pub(crate) use restore::RestoreParts;
+pub(in crate::world) use subscribers::StructuralHook;
 pub(in crate::world) use typed::TypedStorage;
 
 impl World {
@@ -49,6 +50,7 @@ impl World {
                     index: &observers.registry.index,
                     fired: &mut observers.fired,
                 },
+                required: &mut self.requirement_marks,
             },
         };
         (&mut self.bundles, structural)
@@ -61,6 +63,7 @@ impl World {
     #[inline]
     fn structure_unhooked(&self) -> bool {
         self.data.groups.is_empty()
+            && self.requirement_marks.is_idle()
             && !self.observers.follow_additions()
             && !self.component_hooks.follow_arrivals()
             && !self.follow_departures()

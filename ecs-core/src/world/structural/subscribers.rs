@@ -10,6 +10,7 @@ use crate::observer::{Fired, ObserverIndex, TriggerKind};
 use crate::storage::Storages;
 
 use super::super::component_hooks::{HookKind, HookRegistry};
+use super::super::required::RequirementMarks;
 
 /// Something that follows the structural changes of a world.
 ///
@@ -150,12 +151,17 @@ pub(crate) struct Hooks<'a> {
     /// Component hooks, run before the observers: recorded first.
     pub(crate) components: &'a mut HookRegistry,
     pub(crate) observers: ObserverHook<'a>,
+    /// Which components arrived as requirements: forgotten as they leave.
+    pub(crate) required: &'a mut RequirementMarks,
 }
 
 impl StructuralHook for Hooks<'_> {
     #[inline]
     fn is_idle(&self) -> bool {
-        self.groups.is_idle() && self.components.is_idle() && self.observers.is_idle()
+        self.groups.is_idle()
+            && self.components.is_idle()
+            && self.observers.is_idle()
+            && self.required.is_idle()
     }
 
     #[inline]
@@ -186,15 +192,22 @@ impl StructuralHook for Hooks<'_> {
         if !self.groups.is_idle() {
             self.groups.before_remove(id, entity, storages);
         }
+        if !self.required.is_idle() {
+            self.required.before_remove(id, entity, storages);
+        }
     }
 
     fn before_despawn(&mut self, entity: Entity, storages: &mut Storages) {
         if !self.groups.is_idle() {
             self.groups.before_despawn(entity, storages);
         }
+        if !self.required.is_idle() {
+            self.required.before_despawn(entity, storages);
+        }
     }
 
     fn before_clear(&mut self, storages: &mut Storages) {
         self.groups.before_clear(storages);
+        self.required.before_clear(storages);
     }
 }
