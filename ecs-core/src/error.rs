@@ -343,6 +343,14 @@ pub enum Error {
         /// The relationship's type (`ChildOf`, ...).
         relationship: &'static str,
     },
+    /// An entity could not be cloned: the types of some of its components do
+    /// not implement `Clone`. Nothing changed.
+    NotCloneable {
+        /// The entity to clone.
+        entity: Entity,
+        /// The short names of the component types that cannot be copied.
+        components: Vec<String>,
+    },
     /// Component types require each other in a loop
     /// (`#[component(requires(..))]`), found when the first of them was
     /// inserted or spawned: nothing changed.
@@ -410,7 +418,8 @@ impl Error {
             | Error::RequirementCycle { .. } => None,
             Error::RepeatedEntity { entity }
             | Error::RelationshipCycle { entity, .. }
-            | Error::RelationshipTargetByHand { entity, .. } => Some(entity),
+            | Error::RelationshipTargetByHand { entity, .. }
+            | Error::NotCloneable { entity, .. } => Some(entity),
             Error::InSystem { ref error, .. }
             | Error::InObserver { ref error, .. }
             | Error::InHook { ref error, .. }
@@ -657,6 +666,19 @@ impl fmt::Display for Error {
                 "entity {entity:?} cannot have the relationship `{rel}` to {target:?}: \
                  {target:?} already reaches {entity:?} through `{rel}`, which would make a cycle",
                 rel = ShortName(relationship)
+            ),
+            Error::NotCloneable { entity, components } => write!(
+                f,
+                "entity {entity:?} cannot be cloned: {} `{}` {} not implement `Clone` \
+                 (a generic type needs `#[component(clone)]`); `clone_entity_report` \
+                 copies the rest",
+                if components.len() == 1 {
+                    "component"
+                } else {
+                    "components"
+                },
+                components.join("`, `"),
+                if components.len() == 1 { "does" } else { "do" }
             ),
             Error::RequirementCycle { cycle } => {
                 f.write_str("component requirements form a cycle: ")?;

@@ -115,7 +115,9 @@ pub mod prelude;
 /// What `#[derive(Component)]`'s generated code names; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::component::{DebugProbe, RequirementVisitor, ViaDebug, WithoutDebug};
+    pub use crate::component::{
+        CloneProbe, DebugProbe, RequirementVisitor, ViaClone, ViaDebug, WithoutClone, WithoutDebug,
+    };
     pub use crate::world::declared_hooks;
     pub use crate::world::{
         relationship_on_insert, relationship_on_replace, target_on_insert, target_on_replace,
@@ -132,10 +134,11 @@ pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use state::States;
 pub use world::{
-    ChildOf, Children, Commands, ComponentHook, ComponentHooks, ComponentInspection, ComponentType,
-    DeferredWorld, EntityCommands, EntityInspection, EntityMut, EntityRef, FromWorld,
-    HeldComponent, HookContext, HookKind, IntoObserver, Observer, ObserverEntry, Relationship,
-    RelationshipTarget, SpawnChildren, SystemId, View, ViewMut, World, WorldInspection, WorldStats,
+    ChildOf, Children, CloneReport, Commands, ComponentHook, ComponentHooks, ComponentInspection,
+    ComponentType, DeferredWorld, EntityCommands, EntityInspection, EntityMut, EntityRef,
+    FromWorld, HeldComponent, HookContext, HookKind, IntoObserver, Observer, ObserverEntry,
+    Relationship, RelationshipTarget, SpawnChildren, SystemId, View, ViewMut, World,
+    WorldInspection, WorldStats,
 };
 // Plumbing a game does not name: what generated code and the crate's own
 // types need, public for them and kept off the front page.

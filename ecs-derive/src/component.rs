@@ -13,13 +13,14 @@ use crate::requires::Requires;
 
 const OPTIONS: &str = "`track_changes`, `debug`, `on_add = f`, `on_insert = f`, \
                        `on_replace = f`, `on_remove = f`, `on_despawn = f`, `requires(A, B = expr)`, \
-                       `crate = \"path\"`";
+                       `clone`, `crate = \"path\"`";
 
 /// What the `#[component(...)]` options asked for.
 struct Options {
     krate: Path,
     track_changes: bool,
     debug: bool,
+    clone: bool,
     hooks: Hooks,
     requires: Requires,
     relation: Option<RelationField>,
@@ -30,6 +31,7 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
         krate,
         track_changes,
         debug,
+        clone,
         hooks,
         requires,
         relation,
@@ -45,6 +47,12 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
             .get_or_insert_with(|| parse_quote!(where))
             .predicates
             .push(parse_quote!(Self: ::core::fmt::Debug));
+    }
+    if generic && clone {
+        where_clause
+            .get_or_insert_with(|| parse_quote!(where))
+            .predicates
+            .push(parse_quote!(Self: ::core::clone::Clone));
     }
     if generic {
         // Generic parameters must make the type storable; a non-generic type is
@@ -103,6 +111,27 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
             }
         }
     });
+    // As for `Debug`: detected for a concrete type, asked for by a generic one.
+    let copied = if clone {
+        Some(quote!(::core::option::Option::Some(
+            ::core::clone::Clone::clone(self)
+        )))
+    } else if !generic {
+        Some(quote! {
+            #[allow(unused_imports, reason = "only one of the two answers applies")]
+            use #krate::__private::{ViaClone as _, WithoutClone as _};
+            (&&#krate::__private::CloneProbe(self)).clone_view()
+        })
+    } else {
+        None
+    };
+    let clone_value = copied.map(|copied| {
+        quote! {
+            fn clone_value(&self) -> ::core::option::Option<Self> {
+                #copied
+            }
+        }
+    });
     let hooks = hooks.expand(&krate);
     let requires = requires.expand(&krate);
     Ok(quote! {
@@ -111,6 +140,7 @@ pub(crate) fn derive_component(input: &DeriveInput) -> syn::Result<TokenStream> 
             type Mut<'__ecs_w> = #reference;
             #mapping
             #as_debug
+            #clone_value
             #hooks
             #requires
             #relation_items
@@ -136,6 +166,7 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
     let mut krate = CratePath::new();
     let mut track_changes = false;
     let mut debug = false;
+    let mut clone = false;
     let mut hooks = Hooks::default();
     let mut requires = Requires::default();
     parse_options(
@@ -159,6 +190,18 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
                     crate::options::skip_value(meta)?;
                 }
                 track_changes = true;
+                return Ok(true);
+            }
+            if meta.path.is_ident("clone") {
+                if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                    errors.push(
+                        meta.error(
+                            "the `clone` option takes no value: write `#[component(clone)]`",
+                        ),
+                    );
+                    crate::options::skip_value(meta)?;
+                }
+                clone = true;
                 return Ok(true);
             }
             if meta.path.is_ident("debug") {
@@ -186,6 +229,7 @@ fn analyse(input: &DeriveInput) -> syn::Result<Options> {
         krate,
         track_changes,
         debug,
+        clone,
         hooks,
         requires,
         relation,
@@ -248,7 +292,7 @@ mod tests {
                 (
                     "unknown `component` option `storage`; the options are: `track_changes`, \
                      `debug`, `on_add = f`, `on_insert = f`, `on_replace = f`, `on_remove = f`, \
-                     `on_despawn = f`, `requires(A, B = expr)`, `crate = \"path\"`"
+                     `on_despawn = f`, `requires(A, B = expr)`, `clone`, `crate = \"path\"`"
                         .to_owned(),
                     "storage".to_owned(),
                 ),
@@ -285,6 +329,11 @@ mod tests {
                     use ::ecs_core::__private::{ViaDebug as _, WithoutDebug as _};
                     (&&::ecs_core::__private::DebugProbe(self)).debug_view()
                 }
+                fn clone_value(&self) -> ::core::option::Option<Self> {
+                    #[allow(unused_imports, reason = "only one of the two answers applies")]
+                    use ::ecs_core::__private::{ViaClone as _, WithoutClone as _};
+                    (&&::ecs_core::__private::CloneProbe(self)).clone_view()
+                }
             }
         );
         assert_eq!(tokens.to_string(), expected.to_string());
@@ -305,6 +354,11 @@ mod tests {
                     #[allow(unused_imports, reason = "only one of the two answers applies")]
                     use ::ecs_core::__private::{ViaDebug as _, WithoutDebug as _};
                     (&&::ecs_core::__private::DebugProbe(self)).debug_view()
+                }
+                fn clone_value(&self) -> ::core::option::Option<Self> {
+                    #[allow(unused_imports, reason = "only one of the two answers applies")]
+                    use ::ecs_core::__private::{ViaClone as _, WithoutClone as _};
+                    (&&::ecs_core::__private::CloneProbe(self)).clone_view()
                 }
             }
             impl ::ecs_core::TrackedComponent for Health {}

@@ -1,10 +1,12 @@
 //! The `Component` trait, the ids a world gives component types, what it
 //! records about each, and the per-entity mask of held components.
 
+mod clone;
 mod debug;
 mod info;
 mod mask;
 
+pub use clone::{CloneProbe, ViaClone, WithoutClone};
 pub use debug::{DebugProbe, ViaDebug, WithoutDebug};
 pub use info::ComponentInfo;
 
@@ -162,6 +164,31 @@ pub trait Component: Send + Sync + 'static {
     /// ```
     #[inline]
     fn as_debug(&self) -> Option<&dyn fmt::Debug> {
+        None
+    }
+
+    /// A copy of this value, if its type implements `Clone`: what
+    /// [`World::clone_entity`](crate::World::clone_entity) copies.
+    /// `#[derive(Component)]` finds out by itself for a type without generic
+    /// parameters; a generic type answers `None` unless it carries
+    /// `#[component(clone)]`, which bounds the impl by `Self: Clone`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component, Clone, PartialEq, Debug)]
+    /// struct Copied(u8);
+    /// #[derive(Component)]
+    /// struct Unique(u8);
+    ///
+    /// assert_eq!(Copied(1).clone_value(), Some(Copied(1)));
+    /// assert!(Unique(1).clone_value().is_none());
+    /// ```
+    #[inline]
+    fn clone_value(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
         None
     }
 

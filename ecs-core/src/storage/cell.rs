@@ -46,6 +46,12 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn absorb(&mut self, from: &mut dyn ErasedStorage, map: &EntityMap, tick: u64) -> usize;
     /// The value of `entity` as `dyn Debug`, if it holds one and its type shows it.
     fn debug_value(&self, entity: Entity) -> Option<&dyn core::fmt::Debug>;
+    /// Gives `to`, which holds none, a copy of `from`'s value, added at
+    /// `tick`; false (nothing changed) when `from` holds none or the type
+    /// cannot be copied.
+    fn clone_within(&mut self, from: Entity, to: Entity, tick: u64) -> bool;
+    /// Whether `entity` holds a value and its type can be copied.
+    fn can_clone(&self, entity: Entity) -> bool;
     #[cfg(test)]
     fn assert_invariants(&self);
 }
@@ -100,6 +106,16 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
     }
     fn debug_value(&self, entity: Entity) -> Option<&dyn core::fmt::Debug> {
         self.get(entity)?.as_debug()
+    }
+    fn clone_within(&mut self, from: Entity, to: Entity, tick: u64) -> bool {
+        let Some(copy) = self.get(from).and_then(T::clone_value) else {
+            return false;
+        };
+        self.push_new(to, copy, tick);
+        true
+    }
+    fn can_clone(&self, entity: Entity) -> bool {
+        self.get(entity).and_then(T::clone_value).is_some()
     }
     #[cfg(test)]
     fn assert_invariants(&self) {

@@ -4,6 +4,7 @@
 
 mod catalog;
 mod change;
+mod clone;
 mod commands;
 mod component_hooks;
 mod entity_commands;
@@ -39,6 +40,7 @@ use crate::util::DeferredPanic;
 use crate::view::{Exclusive, WorldData, WorldView};
 
 pub use catalog::{ComponentType, ObserverEntry};
+pub use clone::CloneReport;
 pub use commands::{CommandQueue, Commands};
 pub(crate) use commands::{LaneLayout, ReservationLane};
 pub use component_hooks::{

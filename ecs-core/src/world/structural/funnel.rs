@@ -13,6 +13,7 @@ use crate::entity::{Entities, Entity, EntityMap};
 use crate::storage::{SparseSet, Storages};
 use crate::util::{DeferredPanic, PanicPayload};
 
+use super::held_components;
 use super::spawn_run::Source;
 use super::subscribers::{Hooks, StructuralHook};
 
@@ -187,6 +188,37 @@ impl Structural<'_> {
             writer.finish();
         }
         entity
+    }
+
+    /// Allocates an entity holding a copy of every component of the live
+    /// `from` whose type can be copied, each added at one tick, the hooks
+    /// told of each; the ids of the types that cannot be copied are appended
+    /// to `not_cloned`, in id order.
+    pub(crate) fn clone_entity(
+        &mut self,
+        from: Entity,
+        not_cloned: &mut Vec<ComponentId>,
+    ) -> Entity {
+        self.sync_component_hooks();
+        let to = self.entities.alloc();
+        self.masks.cover(self.entities.slot_count());
+        let tick = self.clock.advance();
+        let held: Vec<ComponentId> = held_components(self.storages, self.masks, from).collect();
+        for id in held {
+            if self
+                .storages
+                .erased_by_id_mut(id)
+                .clone_within(from, to, tick)
+            {
+                self.masks.mark(to.index(), id);
+                if !self.hooks.is_idle() {
+                    self.hooks.after_add(id, to, self.storages);
+                }
+            } else {
+                not_cloned.push(id);
+            }
+        }
+        to
     }
 
     /// Spawns one entity per bundle of `bundles`, appending their ids to `spawned`;

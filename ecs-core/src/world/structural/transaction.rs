@@ -66,6 +66,18 @@ impl Transaction<'_> {
         });
     }
 
+    /// Spawns a copy of the live `from`: every component whose type can be
+    /// copied, the hooks and observers of each told; the ids of the others
+    /// are appended to `not_cloned`.
+    pub(in crate::world) fn clone_entity(
+        self,
+        from: Entity,
+        not_cloned: &mut Vec<ComponentId>,
+    ) -> Entity {
+        self.world
+            .dispatching(|world| world.split().1.clone_entity(from, not_cloned))
+    }
+
     /// Gives the live `entity` `value`, returning the value it replaces.
     #[inline]
     pub(in crate::world) fn insert<T: Component>(self, entity: Entity, value: T) -> Option<T> {
