@@ -3,7 +3,7 @@
 //!
 //! The larger demos keep their simulation here, in the library, so tests and
 //! benches can run the very code the demo runs: [`boids`], [`streaming`],
-//! the [`arena`] (rollback networking over ggrs), and the [`tour`] that
+//! the [`arena`] (rollback networking over ggrs), the [`hierarchy`] (a solar system as a scene graph), and the [`tour`] that
 //! `examples/tour.rs` prints.
 
 #![forbid(unsafe_code)]
@@ -11,5 +11,6 @@
 pub mod arena;
 pub mod boids;
 mod cli;
+pub mod hierarchy;
 pub mod streaming;
 pub mod tour;
