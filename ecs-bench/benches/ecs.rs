@@ -12,7 +12,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ecs_bench::harness::{Contender, Timed};
 use ecs_bench::workloads::{
     add_remove, big_iter, change_detection, commands, despawn_churn, empty_systems, frag_iter,
-    heavy_compute, random_get, rollback, schedule, schedule_many, simple_insert, simple_iter,
+    heavy_compute, hierarchy, random_get, rollback, schedule, schedule_many, simple_insert,
+    simple_iter,
 };
 
 /// Every bench, in run order: its group, its name, and the contender it times.
@@ -33,7 +34,30 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
     let commands = commands::workload();
     let change_detection = change_detection::workload();
     let rollback = rollback::workload();
+    let despawn_child = hierarchy::despawn_child();
+    let spawn_children = hierarchy::spawn_children();
+    let propagate = hierarchy::propagate();
     vec![
+        (
+            "hierarchy",
+            "despawn_one_child_of_1m",
+            despawn_child.contender("ours"),
+        ),
+        (
+            "hierarchy",
+            "despawn_one_entity_without_parent_in_1m",
+            despawn_child.contender("ours_no_parent"),
+        ),
+        (
+            "hierarchy",
+            "spawn_100k_children_under_1k_parents",
+            spawn_children.contender("ours"),
+        ),
+        (
+            "hierarchy",
+            "propagate_111k_nodes_depth_6",
+            propagate.contender("ours"),
+        ),
         (
             "spawn",
             "one_by_one_10k_4_components",

@@ -48,6 +48,10 @@ components! {
     pub struct Extra(f32);
     /// The shared component of frag_iter.
     pub struct Data(f32);
+    /// A node's offset from its parent, in the hierarchy workloads.
+    pub struct LocalOffset([f32; 3]);
+    /// A node's position in the world, written by the hierarchy's propagation.
+    pub struct GlobalPosition([f32; 3]);
 }
 
 /// The four components of simple_iter's and simple_insert's entities, for entity `i`.

@@ -20,6 +20,7 @@ pub mod despawn_churn;
 pub mod empty_systems;
 pub mod frag_iter;
 pub mod heavy_compute;
+pub mod hierarchy;
 pub mod memory;
 pub mod merge;
 pub mod random_get;
@@ -51,6 +52,9 @@ pub fn all() -> Vec<Workload> {
         change_detection::workload(),
         merge::workload(),
         rollback::workload(),
+        hierarchy::despawn_child(),
+        hierarchy::spawn_children(),
+        hierarchy::propagate(),
         serialize::text(),
         serialize::binary(),
     ]
