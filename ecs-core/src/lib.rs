@@ -120,7 +120,8 @@ pub mod __private {
     };
     pub use crate::world::declared_hooks;
     pub use crate::world::{
-        relationship_on_insert, relationship_on_replace, target_on_insert, target_on_replace,
+        ListKey, relationship_on_insert, relationship_on_replace, target_on_insert,
+        target_on_replace,
     };
 }
 

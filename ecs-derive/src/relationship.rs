@@ -279,11 +279,17 @@ impl RelationField {
                             &self.#member
                         }
                         #[inline]
-                        fn sources_mut(&mut self) -> &mut ::std::vec::Vec<#krate::Entity> {
+                        fn sources_mut(
+                            &mut self,
+                            _: #krate::__private::ListKey,
+                        ) -> &mut ::std::vec::Vec<#krate::Entity> {
                             &mut self.#member
                         }
                         #[inline]
-                        fn from_sources(sources: ::std::vec::Vec<#krate::Entity>) -> Self {
+                        fn from_sources(
+                            sources: ::std::vec::Vec<#krate::Entity>,
+                            _: #krate::__private::ListKey,
+                        ) -> Self {
                             #make
                         }
                     }

@@ -56,8 +56,8 @@ pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
 pub use one_shot::{IntoOneShotSystem, OneShotSystem, SystemId};
 pub use relationship::{
-    ChildOf, Children, Relationship, RelationshipTarget, SpawnChildren, relationship_on_insert,
-    relationship_on_replace, target_on_insert, target_on_replace,
+    ChildOf, Children, ListKey, Relationship, RelationshipTarget, SpawnChildren,
+    relationship_on_insert, relationship_on_replace, target_on_insert, target_on_replace,
 };
 pub use required::HeldComponent;
 pub use stats::{HeapBreakdown, WorldStats};

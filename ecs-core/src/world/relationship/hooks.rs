@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use crate::entity::Entity;
 
 use super::super::{DeferredWorld, HookContext, World};
-use super::{Relationship, RelationshipTarget};
+use super::{ListKey, Relationship, RelationshipTarget};
 
 /// `on_insert` of every relationship `R`: lists the entity on its target.
 /// Named by the derive's generated code.
@@ -102,7 +102,7 @@ fn keep_pointing<T: RelationshipTarget>(world: &mut World, target: Entity) -> Op
             .filter(|&source| pointing(source) && seen.insert(source))
             .collect();
         let (list, _) = data.storages.get_mut::<T>()?.get_mut(target)?;
-        *list.sources_mut() = kept;
+        *list.sources_mut(ListKey::KEY) = kept;
     }
     let sources = data.storages.get::<T>()?.get(target)?.sources();
     relationship_slots.set_all::<T::Relationship>(sources);
@@ -142,7 +142,7 @@ fn add_source<R: Relationship>(world: &mut World, target: Entity, source: Entity
     else {
         return;
     };
-    let sources = list.sources_mut();
+    let sources = list.sources_mut(ListKey::KEY);
     let hint = relationship_slots.get::<R>(source);
     if hint.is_some_and(|slot| sources.get(slot) == Some(&source)) {
         return;
@@ -165,7 +165,7 @@ fn remove_source<R: Relationship>(
         ..
     } = world;
     let (list, _) = data.storages.get_mut::<R::Target>()?.get_mut(target)?;
-    let sources = list.sources_mut();
+    let sources = list.sources_mut(ListKey::KEY);
     let slot = relationship_slots.find::<R>(sources, source)?;
     sources.swap_remove(slot);
     if let Some(&moved) = sources.get(slot) {
@@ -189,7 +189,7 @@ fn link_later<R: Relationship>(world: &mut World, target: Entity, source: Entity
         world.relationship_slots.set::<R>(source, 0);
         world
             .transaction()
-            .insert(target, R::Target::from_sources(vec![source]));
+            .insert(target, R::Target::from_sources(vec![source], ListKey::KEY));
     }
 }
 

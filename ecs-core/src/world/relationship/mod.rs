@@ -124,12 +124,24 @@ pub trait RelationshipTarget: Component {
     /// The entities that point here, in the order described on the trait.
     fn sources(&self) -> &[Entity];
 
-    /// The list itself, for the world's hooks: a game that changes which
-    /// entities it holds breaks the pair.
+    /// The list itself, for the world's hooks only: the [`ListKey`] it asks
+    /// for cannot be made outside this crate.
     #[doc(hidden)]
-    fn sources_mut(&mut self) -> &mut Vec<Entity>;
+    fn sources_mut(&mut self, key: ListKey) -> &mut Vec<Entity>;
 
-    /// A list holding `sources`, for the world's hooks.
+    /// A list holding `sources`, for the world's hooks only.
     #[doc(hidden)]
-    fn from_sources(sources: Vec<Entity>) -> Self;
+    fn from_sources(sources: Vec<Entity>, key: ListKey) -> Self;
+}
+
+/// What the world hands a target list's hidden methods: the proof that the
+/// caller is the world's own relationship code. It has no public
+/// constructor, so no game can reach a list's entities to change them.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct ListKey(());
+
+impl ListKey {
+    /// The key, for this module's hooks.
+    pub(super) const KEY: ListKey = ListKey(());
 }
