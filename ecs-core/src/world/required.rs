@@ -109,6 +109,24 @@ impl<'w> HeldComponent<'w> {
         self.info
     }
 
+    /// The type's short name, borrowed from the world (not from this
+    /// handle), as [`ComponentInfo::name`] gives it.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct A;
+    /// let mut world = World::new();
+    /// let e = world.spawn(A);
+    /// let names: Vec<&str> = world.components_of(e)?.map(|c| c.name()).collect();
+    /// assert_eq!(names, ["A"]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn name(&self) -> &'w str {
+        self.info.name()
+    }
+
     /// Whether the component arrived because another component required
     /// it, rather than being given itself.
     ///

@@ -68,7 +68,7 @@ const PEER_LIMITS: [(&str, f64); 9] = [
 
 /// Limits for one of our paths over another row of the same workload:
 /// (workload, our path, the other row, limit).
-const ROW_LIMITS: [(&str, &str, &str, f64); 4] = [
+const ROW_LIMITS: [(&str, &str, &str, f64); 7] = [
     // The plain `World` API within reach of a query.
     ("random_get", "ours_world_get", "ours", 1.30),
     // Per-frame query setup close to the bare loop.
@@ -79,6 +79,12 @@ const ROW_LIMITS: [(&str, &str, &str, f64); 4] = [
     // A frame's rollback save and restore within twice the memcpy of its
     // columns.
     ("rollback", "ours", "ideal", 2.00),
+    // One child of a million leaves in O(1): at most twice an entity
+    // without a parent.
+    ("despawn_child", "ours", "ours_no_parent", 2.00),
+    // The scene graph beside bevy's ChildOf / Children.
+    ("spawn_children", "ours", "bevy", 0.80),
+    ("propagate", "ours", "bevy", 0.80),
 ];
 
 /// The workload-by-workload targets.
