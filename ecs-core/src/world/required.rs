@@ -12,10 +12,8 @@ use crate::bundle::{Bundle, RequirementRoots};
 use crate::component::{Component, ComponentId, ComponentInfo, RequirementVisitor};
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::storage::Storages;
 
 use super::World;
-use super::structural::StructuralHook;
 
 /// Which components of which entities arrived as requirements, and which
 /// types' requirements are known to be free of cycles.
@@ -34,15 +32,15 @@ impl RequirementMarks {
     }
 }
 
-impl StructuralHook for RequirementMarks {
+impl RequirementMarks {
+    /// Whether no component is marked.
     #[inline]
-    fn is_idle(&self) -> bool {
+    pub(in crate::world) fn is_empty(&self) -> bool {
         self.by_entity.is_empty()
     }
 
-    fn after_add(&mut self, _: ComponentId, _: Entity, _: &mut Storages) {}
-
-    fn before_remove(&mut self, id: ComponentId, entity: Entity, _: &mut Storages) {
+    /// Forgets the mark of `id` on `entity`, which is leaving.
+    pub(in crate::world) fn forget(&mut self, id: ComponentId, entity: Entity) {
         if let Some(ids) = self.by_entity.get_mut(&entity) {
             ids.retain(|&marked| marked != id);
             if ids.is_empty() {
@@ -51,11 +49,13 @@ impl StructuralHook for RequirementMarks {
         }
     }
 
-    fn before_despawn(&mut self, entity: Entity, _: &mut Storages) {
+    /// Forgets every mark of `entity`, which is despawned.
+    pub(in crate::world) fn forget_entity(&mut self, entity: Entity) {
         self.by_entity.remove(&entity);
     }
 
-    fn before_clear(&mut self, _: &mut Storages) {
+    /// Forgets every mark: the world is cleared.
+    pub(in crate::world) fn forget_all(&mut self) {
         self.by_entity.clear();
     }
 }

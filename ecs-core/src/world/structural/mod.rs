@@ -25,7 +25,6 @@ use funnel::Structural;
 use subscribers::{Hooks, ObserverHook};
 
 pub(crate) use restore::RestoreParts;
-pub(in crate::world) use subscribers::StructuralHook;
 pub(in crate::world) use typed::TypedStorage;
 
 impl World {
@@ -63,7 +62,7 @@ impl World {
     #[inline]
     fn structure_unhooked(&self) -> bool {
         self.data.groups.is_empty()
-            && self.requirement_marks.is_idle()
+            && self.requirement_marks.is_empty()
             && !self.observers.follow_additions()
             && !self.component_hooks.follow_arrivals()
             && !self.follow_departures()

@@ -143,6 +143,28 @@ impl StructuralHook for HookRegistry {
     fn before_clear(&mut self, _: &mut Storages) {}
 }
 
+/// Requirement marks: each forgotten as its component or entity leaves.
+impl StructuralHook for RequirementMarks {
+    #[inline]
+    fn is_idle(&self) -> bool {
+        self.is_empty()
+    }
+
+    fn after_add(&mut self, _: ComponentId, _: Entity, _: &mut Storages) {}
+
+    fn before_remove(&mut self, id: ComponentId, entity: Entity, _: &mut Storages) {
+        self.forget(id, entity);
+    }
+
+    fn before_despawn(&mut self, entity: Entity, _: &mut Storages) {
+        self.forget_entity(entity);
+    }
+
+    fn before_clear(&mut self, _: &mut Storages) {
+        self.forget_all();
+    }
+}
+
 /// Every subscriber of the structural funnel, borrowed together. A new
 /// subscriber is a field here and a line in each method below; the funnel
 /// itself does not change.
