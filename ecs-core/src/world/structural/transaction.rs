@@ -92,7 +92,7 @@ impl Transaction<'_> {
         if T::DECLARES_HOOKS {
             world.component_hooks.sync(&world.data.storages);
         }
-        if world.component_hooks.follow_departures() {
+        if world.component_hooks.follow_replacements_of(id) {
             // SAFETY: `set` is the root of `id`'s storage, a `SparseSet<T>`,
             // in this world's storages (the caller's contract), which is
             // all `insert_replacing` asks.
@@ -154,8 +154,12 @@ impl Transaction<'_> {
             world.component_hooks.sync(&world.data.storages);
         }
         if world.component_hooks.follow_departures() {
-            Transaction { world }.insert_bundle_replacing(entity, bundle);
-            return;
+            let ids = &world.bundles.of::<B>(&mut world.data.storages).ids;
+            let hooks = &world.component_hooks;
+            if ids.iter().any(|&id| hooks.follow_replacements_of(id)) {
+                Transaction { world }.insert_bundle_replacing(entity, bundle);
+                return;
+            }
         }
         world.dispatching(|world| {
             let (bundles, mut structural) = world.split();
@@ -204,7 +208,7 @@ impl Transaction<'_> {
         entity: Entity,
     ) -> Option<T> {
         let world = self.world;
-        if world.follow_departures() {
+        if world.follow_removals_of(id) {
             // SAFETY: `set` is the root of `id`'s storage, a `SparseSet<T>`,
             // in this world's storages (the caller's contract), which is
             // all `remove_announced` asks.
