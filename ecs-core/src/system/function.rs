@@ -198,4 +198,8 @@ impl<Marker: 'static, F: ParamFunction<Marker, Output = ()>> AnySystem
     fn discard(&mut self) {
         F::Param::discard(&mut self.state);
     }
+
+    fn defers(&self) -> bool {
+        F::Param::DEFERS
+    }
 }
