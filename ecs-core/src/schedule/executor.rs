@@ -391,7 +391,18 @@ unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
 }
 
 /// Keeps the first error of a system that could not run; hands back a panic.
+#[inline(always)]
 fn note(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
+    match result {
+        Ok(Ok(_)) => None,
+        failed => note_failure(outcome, name, failed),
+    }
+}
+
+/// [`note`] for a run that failed or panicked: out of line, as runs seldom do.
+#[cold]
+#[inline(never)]
+fn note_failure(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
     match result {
         Ok(Ok(_)) => None,
         Ok(Err(error)) => {
