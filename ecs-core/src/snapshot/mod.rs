@@ -61,8 +61,10 @@ mod capped;
 mod failure;
 mod fields;
 mod load;
+mod packed;
 mod registry;
 mod save;
+mod tape;
 
 pub(crate) use load::{Loaded, load};
 pub use registry::SnapshotRegistry;
