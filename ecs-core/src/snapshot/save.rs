@@ -21,9 +21,17 @@ use crate::storage::Storages;
 /// ```text
 /// { format_version: u32,
 ///   allocator:  { slots: [(version: u32, alive: bool)], free: [u32] },
-///   components: [ { name: str, entities: [u64 (Entity::to_bits)], values: [T] } ],
+///   components: [ { name: str, entities: [u64 (Entity::to_bits)], values: [T] or bytes } ],
 ///   resources:  [ { name: str, value: R } ] }
 /// ```
+///
+/// A column's `values` are a sequence of values in a human-readable format
+/// (JSON, RON, ...), and for a zero-sized type. In a binary format (postcard,
+/// bincode, ...) they are one byte string: each value in turn in
+/// [postcard's wire format](https://postcard.jamesmunns.com/wire-format),
+/// with no count (the column's entities give it). Either way a column is
+/// written and read by code made for its type, not value by value through
+/// a type-erased serializer.
 ///
 /// Every registered component type the world holds gets a column; types
 /// nobody registered are left out, as are ids reserved through commands

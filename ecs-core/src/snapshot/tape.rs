@@ -23,6 +23,8 @@ use serde::ser::{
 /// [`Token::Field`] or as a [`Token::Skip`]; a map's as key then value),
 /// then [`Token::End`]. `NewtypeStruct`, `NewtypeVariant` and `Some` are
 /// followed by their one value.
+///
+/// Tokens are 32 bytes: wide numbers and variants' names live beside them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Token {
     Bool(bool),
@@ -30,12 +32,14 @@ enum Token {
     I16(i16),
     I32(i32),
     I64(i64),
-    I128(i128),
+    /// An `i128` at this place of the tape's wide numbers, as bits.
+    I128(usize),
     U8(u8),
     U16(u16),
     U32(u32),
     U64(u64),
-    U128(u128),
+    /// A `u128` at this place of the tape's wide numbers.
+    U128(usize),
     F32(f32),
     F64(f64),
     Char(char),
@@ -47,27 +51,34 @@ enum Token {
     Some,
     Unit,
     UnitStruct(&'static str),
-    UnitVariant(&'static str, u32, &'static str),
+    /// The variant at this place of the tape's variants, and so on below.
+    UnitVariant(usize),
     NewtypeStruct(&'static str),
-    NewtypeVariant(&'static str, u32, &'static str),
+    NewtypeVariant(usize),
     Seq(Option<usize>),
     Tuple(usize),
     TupleStruct(&'static str, usize),
-    TupleVariant(&'static str, u32, &'static str, usize),
+    TupleVariant(usize, usize),
     Map(Option<usize>),
     Struct(&'static str, usize),
-    StructVariant(&'static str, u32, &'static str, usize),
+    StructVariant(usize, usize),
     Field(&'static str),
     Skip(&'static str),
     End,
 }
 
-/// Recorded values: their tokens, and the text and bytes the tokens point into.
+/// An enum variant as serde names it: the enum, the variant's index and name.
+type Variant = (&'static str, u32, &'static str);
+
+/// Recorded values: their tokens, and what the tokens point into (kept
+/// apart so a token stays small).
 #[derive(Default)]
 pub(super) struct Tape {
     tokens: Vec<Token>,
     text: String,
     bytes: Vec<u8>,
+    wide: Vec<u128>,
+    variants: Vec<Variant>,
     /// How many values were recorded at the top level.
     values: usize,
     /// What `is_human_readable` answers while recording: the format's answer.
@@ -104,9 +115,14 @@ impl Tape {
 
     /// Records each of `values`.
     pub(super) fn record<T: Serialize>(&mut self, values: &[T]) -> Result<(), RecordError> {
-        // Plain data is a handful of tokens per value; a guess that saves regrowths.
-        self.tokens.reserve(values.len() * 4);
-        for value in values {
+        let Some((first, rest)) = values.split_first() else {
+            return Ok(());
+        };
+        first.serialize(&mut *self)?;
+        self.values += 1;
+        // Values of one type mostly take as many tokens as the first.
+        self.tokens.reserve(self.tokens.len() * rest.len());
+        for value in rest {
             value.serialize(&mut *self)?;
             self.values += 1;
         }
@@ -118,9 +134,16 @@ impl Tape {
         TapeSeq(self)
     }
 
+    #[inline]
     fn push(&mut self, token: Token) -> Result<(), RecordError> {
         self.tokens.push(token);
         Ok(())
+    }
+
+    /// Keeps a variant's names; returns where.
+    fn variant(&mut self, name: &'static str, index: u32, variant: &'static str) -> usize {
+        self.variants.push((name, index, variant));
+        self.variants.len() - 1
     }
 }
 
@@ -129,39 +152,45 @@ pub(super) struct TapeSeq<'t>(&'t Tape);
 
 impl Serialize for TapeSeq<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let at = Cell::new(0);
+        let rest = Cell::new(&self.0.tokens[..]);
         let mut seq = serializer.serialize_seq(Some(self.0.values))?;
         for _ in 0..self.0.values {
             seq.serialize_element(&Play {
                 tape: self.0,
-                at: &at,
+                rest: &rest,
             })?;
         }
         seq.end()
     }
 }
 
-/// Plays the one value that starts at `at`, leaving `at` past it.
+/// Plays the one value that `rest` starts with, leaving `rest` past it.
 struct Play<'t> {
     tape: &'t Tape,
-    at: &'t Cell<usize>,
+    rest: &'t Cell<&'t [Token]>,
 }
 
 impl Play<'_> {
     /// The next token, consumed.
+    #[inline]
     fn next(&self) -> Token {
-        let at = self.at.get();
-        self.at.set(at + 1);
-        self.tape.tokens[at]
+        let (&token, rest) = (self.rest.get())
+            .split_first()
+            .expect("a recorded value's tokens are whole");
+        self.rest.set(rest);
+        token
     }
 
     /// Whether the next token closes the compound being played (consumed if so).
+    #[inline]
     fn at_end(&self) -> bool {
-        let ended = self.tape.tokens[self.at.get()] == Token::End;
-        if ended {
-            self.at.set(self.at.get() + 1);
+        match self.rest.get() {
+            [Token::End, rest @ ..] => {
+                self.rest.set(rest);
+                true
+            }
+            _ => false,
         }
-        ended
     }
 
     /// Plays a compound's elements up to its `End` through `element`.
@@ -191,12 +220,12 @@ impl Serialize for Play<'_> {
             Token::I16(v) => serializer.serialize_i16(v),
             Token::I32(v) => serializer.serialize_i32(v),
             Token::I64(v) => serializer.serialize_i64(v),
-            Token::I128(v) => serializer.serialize_i128(v),
+            Token::I128(at) => serializer.serialize_i128(tape.wide[at] as i128),
             Token::U8(v) => serializer.serialize_u8(v),
             Token::U16(v) => serializer.serialize_u16(v),
             Token::U32(v) => serializer.serialize_u32(v),
             Token::U64(v) => serializer.serialize_u64(v),
-            Token::U128(v) => serializer.serialize_u128(v),
+            Token::U128(at) => serializer.serialize_u128(tape.wide[at]),
             Token::F32(v) => serializer.serialize_f32(v),
             Token::F64(v) => serializer.serialize_f64(v),
             Token::Char(v) => serializer.serialize_char(v),
@@ -206,11 +235,13 @@ impl Serialize for Play<'_> {
             Token::Some => serializer.serialize_some(self),
             Token::Unit => serializer.serialize_unit(),
             Token::UnitStruct(name) => serializer.serialize_unit_struct(name),
-            Token::UnitVariant(name, index, variant) => {
+            Token::UnitVariant(at) => {
+                let (name, index, variant) = tape.variants[at];
                 serializer.serialize_unit_variant(name, index, variant)
             }
             Token::NewtypeStruct(name) => serializer.serialize_newtype_struct(name, self),
-            Token::NewtypeVariant(name, index, variant) => {
+            Token::NewtypeVariant(at) => {
+                let (name, index, variant) = tape.variants[at];
                 serializer.serialize_newtype_variant(name, index, variant, self)
             }
             Token::Seq(len) => {
@@ -228,7 +259,8 @@ impl Serialize for Play<'_> {
                 self.elements(|play| out.serialize_field(play))?;
                 out.end()
             }
-            Token::TupleVariant(name, index, variant, len) => {
+            Token::TupleVariant(at, len) => {
+                let (name, index, variant) = tape.variants[at];
                 let mut out = serializer.serialize_tuple_variant(name, index, variant, len)?;
                 self.elements(|play| out.serialize_field(play))?;
                 out.end()
@@ -249,7 +281,8 @@ impl Serialize for Play<'_> {
                 })?;
                 out.end()
             }
-            Token::StructVariant(name, index, variant, len) => {
+            Token::StructVariant(at, len) => {
+                let (name, index, variant) = tape.variants[at];
                 let mut out = serializer.serialize_struct_variant(name, index, variant, len)?;
                 self.elements(|play| match play.field() {
                     Ok(key) => out.serialize_field(key, play),
@@ -295,7 +328,8 @@ impl<'t> Serializer for &'t mut Tape {
         self.push(Token::I64(v))
     }
     fn serialize_i128(self, v: i128) -> Result<(), RecordError> {
-        self.push(Token::I128(v))
+        self.wide.push(v as u128);
+        self.push(Token::I128(self.wide.len() - 1))
     }
     fn serialize_u8(self, v: u8) -> Result<(), RecordError> {
         self.push(Token::U8(v))
@@ -310,7 +344,8 @@ impl<'t> Serializer for &'t mut Tape {
         self.push(Token::U64(v))
     }
     fn serialize_u128(self, v: u128) -> Result<(), RecordError> {
-        self.push(Token::U128(v))
+        self.wide.push(v);
+        self.push(Token::U128(self.wide.len() - 1))
     }
     fn serialize_f32(self, v: f32) -> Result<(), RecordError> {
         self.push(Token::F32(v))
@@ -350,7 +385,8 @@ impl<'t> Serializer for &'t mut Tape {
         index: u32,
         variant: &'static str,
     ) -> Result<(), RecordError> {
-        self.push(Token::UnitVariant(name, index, variant))
+        let at = self.variant(name, index, variant);
+        self.push(Token::UnitVariant(at))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -367,7 +403,8 @@ impl<'t> Serializer for &'t mut Tape {
         variant: &'static str,
         value: &T,
     ) -> Result<(), RecordError> {
-        self.push(Token::NewtypeVariant(name, index, variant))?;
+        let at = self.variant(name, index, variant);
+        self.push(Token::NewtypeVariant(at))?;
         value.serialize(self)
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<Self, RecordError> {
@@ -389,7 +426,8 @@ impl<'t> Serializer for &'t mut Tape {
         variant: &'static str,
         len: usize,
     ) -> Result<Self, RecordError> {
-        self.push(Token::TupleVariant(name, index, variant, len))?;
+        let at = self.variant(name, index, variant);
+        self.push(Token::TupleVariant(at, len))?;
         Ok(self)
     }
     fn serialize_map(self, len: Option<usize>) -> Result<Self, RecordError> {
@@ -407,7 +445,8 @@ impl<'t> Serializer for &'t mut Tape {
         variant: &'static str,
         len: usize,
     ) -> Result<Self, RecordError> {
-        self.push(Token::StructVariant(name, index, variant, len))?;
+        let at = self.variant(name, index, variant);
+        self.push(Token::StructVariant(at, len))?;
         Ok(self)
     }
 }
@@ -574,6 +613,11 @@ mod tests {
             postcard::to_allocvec(&binary.as_seq()).unwrap(),
             postcard::to_allocvec(&values).unwrap()
         );
+    }
+
+    #[test]
+    fn a_token_is_four_words() {
+        assert_eq!(size_of::<super::Token>(), 32);
     }
 
     /// A value's own error comes back in its words.

@@ -325,7 +325,8 @@ impl<T: Component> SparseSet<T> {
     /// Moves every component of `from` to the end of this set, each for the
     /// entity `map` gives its owner, as added and changed at `tick`; `from`
     /// is left empty. Whole arrays move (one append per array, one sparse slot
-    /// written per entity). Returns the dense position of the first moved value.
+    /// written per entity; into an empty set, with every id kept, the sparse
+    /// index moves too). Returns the dense position of the first moved value.
     ///
     /// # Panics
     /// If an entity of `from` is not in `map`, before anything changes.
@@ -335,10 +336,28 @@ impl<T: Component> SparseSet<T> {
         // Everything that can panic comes first, so the set never holds an
         // entity without its value.
         assert_fits(start + moved);
-        assert!(
-            from.entities.iter().all(|&old| map.get(old).is_some()),
-            "every entity of the merged world has a new id"
-        );
+        let mut kept = true;
+        for &old in &from.entities {
+            let new = map.get(old);
+            assert!(new.is_some(), "every entity of the merged world has a new id");
+            kept &= new == Some(old);
+        }
+        if start == 0 && kept {
+            // A type new here whose entities keep their ids (a snapshot
+            // loaded into a fresh world): the whole set moves, index included.
+            core::mem::swap(&mut self.sparse, &mut from.sparse);
+            core::mem::swap(&mut self.entities, &mut from.entities);
+            core::mem::swap(&mut self.data, &mut from.data);
+            if T::TRACK_CHANGES {
+                self.added.clear();
+                self.added.resize(moved, tick);
+                self.changed.clear();
+                self.changed.resize(moved, tick);
+            }
+            // `from` holds what this set held: nothing.
+            from.clear();
+            return 0;
+        }
         self.reserve(moved);
         for (offset, &old) in from.entities.iter().enumerate() {
             let entity = map.get(old).unwrap_or(old);
@@ -706,6 +725,38 @@ mod tests {
             if target_len > 0 {
                 assert_eq!(target.ticks_of(e(0)), Some((1, 1)));
             }
+        }
+    }
+
+    /// Into an empty set with every id kept, the whole set moves (its
+    /// order included) and takes the tick; into a set that holds values,
+    /// the same map appends.
+    #[test]
+    fn absorb_with_every_id_kept_moves_the_whole_set() {
+        for target_len in [0u32, 2] {
+            let mut target = SparseSet::<Tracked>::default();
+            for i in 0..target_len {
+                target.insert(e(20 + i), Tracked(i), 1);
+            }
+            let mut from = SparseSet::<Tracked>::default();
+            let mut map = EntityMap::with_slots(8);
+            for i in [5, 1, 7] {
+                from.insert(e(i), Tracked(100 + i), 2);
+                map.insert(e(i), e(i));
+            }
+            let start = target.absorb(&mut from, &map, 9);
+            assert_eq!(start, target_len as usize);
+            target.assert_invariants();
+            from.assert_invariants();
+            assert!(from.entities().is_empty() && from.values().is_empty());
+            assert_eq!(&target.entities()[start..], &[e(5), e(1), e(7)]);
+            for i in [5, 1, 7] {
+                assert_eq!(target.get(e(i)), Some(&Tracked(100 + i)));
+                assert_eq!(target.ticks_of(e(i)), Some((9, 9)));
+            }
+            from.insert(e(3), Tracked(3), 4);
+            assert_eq!(from.get(e(5)), None, "the moved index is not left behind");
+            from.assert_invariants();
         }
     }
 
