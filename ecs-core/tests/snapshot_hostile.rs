@@ -468,7 +468,11 @@ fn crafted_packed_columns_are_refused() {
         "a value of `game::Position`",
     );
     refuse(
-        one_packed_column("game::Position", &[first, first], &[one.clone(), one].concat()),
+        one_packed_column(
+            "game::Position",
+            &[first, first],
+            &[one.clone(), one].concat(),
+        ),
         "lists entity 0v1 twice in `game::Position`",
     );
     // A name of 2 bytes that are not UTF-8.

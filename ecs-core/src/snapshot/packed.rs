@@ -87,8 +87,8 @@ pub(super) fn unpack<T: Component + DeserializeOwned>(
             ));
         }
         let mut input = postcard::Deserializer::from_bytes(rest);
-        let value = T::deserialize(&mut input)
-            .map_err(|error| format!("a value of `{name}`: {error}"))?;
+        let value =
+            T::deserialize(&mut input).map_err(|error| format!("a value of `{name}`: {error}"))?;
         rest = input
             .finalize()
             .map_err(|error| format!("a value of `{name}`: {error}"))?;

@@ -178,18 +178,14 @@ struct ColumnsOut<'a>(&'a [(&'a ComponentEntry, &'a [Entity])], &'a Storages);
 
 impl Serialize for ColumnsOut<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(
-            self.0
-                .iter()
-                .map(|&(entry, entities)| ColumnOutRef {
-                    entry,
-                    entities,
-                    values: ValuesOut {
-                        entry,
-                        storages: self.1,
-                    },
-                }),
-        )
+        serializer.collect_seq(self.0.iter().map(|&(entry, entities)| ColumnOutRef {
+            entry,
+            entities,
+            values: ValuesOut {
+                entry,
+                storages: self.1,
+            },
+        }))
     }
 }
 

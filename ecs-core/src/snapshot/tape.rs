@@ -85,9 +85,10 @@ pub(super) struct Tape {
     readable: bool,
 }
 
-/// A value's own error while recording, in its words.
+/// A value's own error while recording, in its words (boxed, so that a
+/// recording call's result fits in a register).
 #[derive(Debug)]
-pub(super) struct RecordError(String);
+pub(super) struct RecordError(Box<str>);
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -99,7 +100,7 @@ impl std::error::Error for RecordError {}
 
 impl ser::Error for RecordError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Self(msg.to_string())
+        Self(msg.to_string().into())
     }
 }
 
@@ -297,7 +298,7 @@ impl Serialize for Play<'_> {
     }
 }
 
-impl<'t> Serializer for &'t mut Tape {
+impl Serializer for &mut Tape {
     type Ok = ();
     type Error = RecordError;
     type SerializeSeq = Self;
@@ -575,7 +576,7 @@ mod tests {
 
     fn sample(i: u8) -> Everything {
         Everything {
-            flag: i % 2 == 0,
+            flag: i.is_multiple_of(2),
             small: (-3, 4, i64::MIN, i128::MAX),
             letter: 'é',
             name: format!("unit \"{i}\""),

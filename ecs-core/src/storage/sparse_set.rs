@@ -339,7 +339,10 @@ impl<T: Component> SparseSet<T> {
         let mut kept = true;
         for &old in &from.entities {
             let new = map.get(old);
-            assert!(new.is_some(), "every entity of the merged world has a new id");
+            assert!(
+                new.is_some(),
+                "every entity of the merged world has a new id"
+            );
             kept &= new == Some(old);
         }
         if start == 0 && kept {

@@ -70,9 +70,10 @@ fn same_ids(a: &[Entity], b: &[Entity]) -> bool {
     const BLOCK: usize = 256;
     a.len() == b.len()
         && a.chunks(BLOCK).zip(b.chunks(BLOCK)).all(|(a, b)| {
-            let differ = a.iter().zip(b).fold(0, |differ, (a, b)| {
-                differ | (a.to_bits() ^ b.to_bits())
-            });
+            let differ = a
+                .iter()
+                .zip(b)
+                .fold(0, |differ, (a, b)| differ | (a.to_bits() ^ b.to_bits()));
             differ == 0
         })
 }
