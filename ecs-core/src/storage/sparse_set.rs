@@ -323,31 +323,32 @@ impl<T: Component> SparseSet<T> {
     }
 
     /// Moves every component of `from` to the end of this set, each for the
-    /// entity `map` gives its owner, as added and changed at `tick`; `from`
-    /// is left empty. Whole arrays move (one append per array, one sparse slot
-    /// written per entity; into an empty set, with every id kept, the sparse
-    /// index moves too). Returns the dense position of the first moved value.
+    /// entity `map` gives its owner (`None`: every entity keeps its id), as
+    /// added and changed at `tick`; `from` is left empty. Whole arrays move
+    /// (one append per array, one sparse slot written per entity). Into an
+    /// empty set with every id kept (a snapshot's staging storage, built by
+    /// inserts alone, moving into a fresh world) the sparse index moves too.
+    /// Returns the dense position of the first moved value.
     ///
     /// # Panics
     /// If an entity of `from` is not in `map`, before anything changes.
-    pub(crate) fn absorb(&mut self, from: &mut SparseSet<T>, map: &EntityMap, tick: u64) -> usize {
+    pub(crate) fn absorb(
+        &mut self,
+        from: &mut SparseSet<T>,
+        map: Option<&EntityMap>,
+        tick: u64,
+    ) -> usize {
         let start = self.entities.len();
         let moved = from.entities.len();
         // Everything that can panic comes first, so the set never holds an
         // entity without its value.
         assert_fits(start + moved);
-        let mut kept = true;
-        for &old in &from.entities {
-            let new = map.get(old);
+        if let Some(map) = map {
             assert!(
-                new.is_some(),
+                from.entities.iter().all(|&old| map.get(old).is_some()),
                 "every entity of the merged world has a new id"
             );
-            kept &= new == Some(old);
-        }
-        if start == 0 && kept {
-            // A type new here whose entities keep their ids (a snapshot
-            // loaded into a fresh world): the whole set moves, index included.
+        } else if start == 0 {
             core::mem::swap(&mut self.sparse, &mut from.sparse);
             core::mem::swap(&mut self.entities, &mut from.entities);
             core::mem::swap(&mut self.data, &mut from.data);
@@ -363,7 +364,7 @@ impl<T: Component> SparseSet<T> {
         }
         self.reserve(moved);
         for (offset, &old) in from.entities.iter().enumerate() {
-            let entity = map.get(old).unwrap_or(old);
+            let entity = map.and_then(|map| map.get(old)).unwrap_or(old);
             let slot = self
                 .sparse
                 .slot_or_alloc(entity.index(), start + offset + 1);
@@ -716,7 +717,7 @@ mod tests {
                 map.insert(e(i), e(10 + i));
             }
             from.remove(e(0));
-            let start = target.absorb(&mut from, &map, 9);
+            let start = target.absorb(&mut from, Some(&map), 9);
             assert_eq!(start, target_len as usize);
             target.assert_invariants();
             from.assert_invariants();
@@ -731,9 +732,8 @@ mod tests {
         }
     }
 
-    /// Into an empty set with every id kept, the whole set moves (its
-    /// order included) and takes the tick; into a set that holds values,
-    /// the same map appends.
+    /// With every id kept: into an empty set the whole set moves (its order
+    /// included) and takes the tick; into a set that holds values, it appends.
     #[test]
     fn absorb_with_every_id_kept_moves_the_whole_set() {
         for target_len in [0u32, 2] {
@@ -742,12 +742,10 @@ mod tests {
                 target.insert(e(20 + i), Tracked(i), 1);
             }
             let mut from = SparseSet::<Tracked>::default();
-            let mut map = EntityMap::with_slots(8);
             for i in [5, 1, 7] {
                 from.insert(e(i), Tracked(100 + i), 2);
-                map.insert(e(i), e(i));
             }
-            let start = target.absorb(&mut from, &map, 9);
+            let start = target.absorb(&mut from, None, 9);
             assert_eq!(start, target_len as usize);
             target.assert_invariants();
             from.assert_invariants();
