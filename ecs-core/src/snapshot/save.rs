@@ -29,9 +29,10 @@ use crate::storage::Storages;
 /// (JSON, RON, ...), and for a zero-sized type. In a binary format (postcard,
 /// bincode, ...) they are one byte string: each value in turn in
 /// [postcard's wire format](https://postcard.jamesmunns.com/wire-format),
-/// with no count (the column's entities give it). Either way a column is
-/// written and read by code made for its type, not value by value through
-/// a type-erased serializer.
+/// with no count (the column's entities give it), encoded and decoded by
+/// code made for its type. A human-readable format is written the same way
+/// (the column recorded once, then played into the format), and read value
+/// by value through a type-erased deserializer.
 ///
 /// Every registered component type the world holds gets a column; types
 /// nobody registered are left out, as are ids reserved through commands
