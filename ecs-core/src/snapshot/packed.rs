@@ -75,20 +75,21 @@ pub(super) fn unpack<T: Component + DeserializeOwned>(
 ) -> Result<(), String> {
     let id = storages.register::<T>();
     let set = storages.typed_mut::<T>(id);
-    // Each value of a packed type takes a byte or more in almost every
-    // type: reserve no more values than there are bytes.
+    // A value takes a byte or more in almost every type: reserve no more
+    // values than there are bytes.
     set.reserve(entities.len().min(bytes.len()));
     let mut rest = bytes;
     for (placed, &entity) in entities.iter().enumerate() {
-        if rest.is_empty() {
-            return Err(format!(
+        let mut input = postcard::Deserializer::from_bytes(rest);
+        // A value may take no bytes (every field skipped), so running out
+        // of bytes is known only once a value fails to read.
+        let value = T::deserialize(&mut input).map_err(|error| match rest {
+            [] => format!(
                 "`{name}` has {placed} values for {} entities",
                 entities.len()
-            ));
-        }
-        let mut input = postcard::Deserializer::from_bytes(rest);
-        let value =
-            T::deserialize(&mut input).map_err(|error| format!("a value of `{name}`: {error}"))?;
+            ),
+            _ => format!("a value of `{name}`: {error}"),
+        })?;
         rest = input
             .finalize()
             .map_err(|error| format!("a value of `{name}`: {error}"))?;
