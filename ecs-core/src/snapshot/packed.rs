@@ -155,3 +155,57 @@ impl<'de> Visitor<'de> for PackedSeed<'_> {
         self.unpacked(&bytes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde::de::DeserializeSeed;
+    use serde::de::value::{BytesDeserializer, Error, SeqDeserializer};
+
+    use super::PackedSeed;
+    use crate::snapshot::failure::Failure;
+
+    /// Reads `deserializer` through a `PackedSeed` that keeps the bytes it is handed.
+    fn handed<'de, D: serde::Deserializer<'de, Error = Error>>(
+        deserializer: D,
+    ) -> Result<Vec<u8>, Error> {
+        let failure = Failure::default();
+        let mut seen = Vec::new();
+        PackedSeed {
+            name: "game::Position",
+            failure: &failure,
+            unpack: &mut |bytes| {
+                seen.extend_from_slice(bytes);
+                Ok(())
+            },
+        }
+        .deserialize(deserializer)?;
+        Ok(seen)
+    }
+
+    /// A format may hand the packed bytes over as bytes or as a sequence of
+    /// numbers; either reaches the unpacking whole.
+    #[test]
+    fn packed_bytes_arrive_as_bytes_or_as_a_sequence() {
+        let bytes = [1u8, 2, 250];
+        assert_eq!(handed(BytesDeserializer::new(&bytes)).unwrap(), bytes);
+        let seq = SeqDeserializer::<_, Error>::new(bytes.into_iter());
+        assert_eq!(handed(seq).unwrap(), bytes);
+    }
+
+    /// An unpacking's refusal is the load's error, in its words.
+    #[test]
+    fn a_refused_unpacking_is_an_error_in_its_words() {
+        let failure = Failure::default();
+        let result = PackedSeed {
+            name: "game::Position",
+            failure: &failure,
+            unpack: &mut |_| Err("`game::Position` has 0 values for 1 entities".to_owned()),
+        }
+        .deserialize(BytesDeserializer::<Error>::new(&[]));
+        let error = result.unwrap_err();
+        assert_eq!(
+            failure.reason(error),
+            "`game::Position` has 0 values for 1 entities"
+        );
+    }
+}
