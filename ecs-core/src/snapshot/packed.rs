@@ -78,34 +78,44 @@ pub(super) fn unpack<T: Component + DeserializeOwned>(
     // A value takes a byte or more in almost every type: reserve no more
     // values than there are bytes.
     set.reserve(entities.len().min(bytes.len()));
-    let mut rest = bytes;
-    for (placed, &entity) in entities.iter().enumerate() {
-        let mut input = postcard::Deserializer::from_bytes(rest);
-        // A value may take no bytes (every field skipped), so running out
-        // of bytes is known only once a value fails to read.
-        let value = T::deserialize(&mut input).map_err(|error| match rest {
-            [] => format!(
-                "`{name}` has {placed} values for {} entities",
-                entities.len()
-            ),
-            _ => format!("a value of `{name}`: {error}"),
-        })?;
-        rest = input
-            .finalize()
-            .map_err(|error| format!("a value of `{name}`: {error}"))?;
+    let mut input = postcard::Deserializer::from_bytes(bytes);
+    for &entity in entities {
+        let Ok(value) = T::deserialize(&mut input) else {
+            return Err(misread::<T>(name, entities.len(), bytes));
+        };
         // Ticks are stamped when the column moves into its world.
         if set.insert(entity, value, 0).is_some() {
             return Err(format!("it lists entity {entity:?} twice in `{name}`"));
         }
     }
-    if !rest.is_empty() {
-        return Err(format!(
+    match input.finalize() {
+        Ok([]) => Ok(()),
+        Ok(rest) => Err(format!(
             "`{name}` has more values than its {} entities ({} bytes left over)",
             entities.len(),
             rest.len()
-        ));
+        )),
+        Err(error) => Err(format!("a value of `{name}`: {error}")),
     }
-    Ok(())
+}
+
+/// Why `bytes` do not hold `count` values of `T`, in words. Read again
+/// value by value: a value may take no bytes (every field skipped), so only
+/// a failed read tells whether the bytes ran out between two values.
+#[cold]
+fn misread<T: DeserializeOwned>(name: &str, count: usize, bytes: &[u8]) -> String {
+    let mut rest = bytes;
+    for placed in 0..count {
+        let mut input = postcard::Deserializer::from_bytes(rest);
+        match T::deserialize(&mut input) {
+            Ok(_) => rest = input.finalize().unwrap_or_default(),
+            Err(_) if rest.is_empty() => {
+                return format!("`{name}` has {placed} values for {count} entities");
+            }
+            Err(error) => return format!("a value of `{name}`: {error}"),
+        }
+    }
+    format!("the values of `{name}` cannot be read")
 }
 
 /// Reads a packed column's byte string, however the format hands it over,
