@@ -762,7 +762,7 @@ unsafe impl<const D: bool> ecs_core::system::SystemParam for CountsApply<D> {
     }
 
     fn apply(_: &mut (), world: &mut World, _: &mut dyn FnMut(Error), _: &mut Vec<String>) {
-        let mut calls = world.resource_mut::<ApplyCalls>().unwrap();
+        let calls = world.resource_mut::<ApplyCalls>().unwrap();
         if D {
             calls.deferring += 1;
         } else {
@@ -811,6 +811,7 @@ fn sync_points_apply_only_systems_whose_params_defer() {
         .add_system(
             Stage::Update,
             (|mut spawner: Spawner| {
+                let CountsApply = spawner.counts;
                 spawner.commands.spawn(Health(1));
             })
             .named("spawner"),

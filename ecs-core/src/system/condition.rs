@@ -18,7 +18,8 @@ use super::last_run::LastRun;
 use super::param::SystemWorld;
 use super::res::Res;
 
-/// A function or closure whose arguments are all [`SystemParam`]s and which
+/// A function or closure whose arguments are all
+/// [`SystemParam`](super::SystemParam)s and which
 /// returns `bool`: a run condition. `Marker` tells the impls for each arity
 /// apart; the compiler infers it.
 ///
