@@ -548,7 +548,11 @@ mod tests {
         assert_ne!(Key::of::<Tag>(), Key::of::<Mark>());
         let mut world = World::new();
         let e = world.spawn((Pos(1, 2), Tracked::new(4)));
-        let infos: Vec<_> = world.components_of(e).expect("alive").cloned().collect();
+        let infos: Vec<_> = world
+            .components_of(e)
+            .expect("alive")
+            .map(|held| held.info().clone())
+            .collect();
         for (info, w) in infos.iter().zip([Which::Pos, Which::Tracked]) {
             let key = w.key();
             assert_eq!(info.name(), key.short_name());
