@@ -34,6 +34,11 @@
 //!   [`OnInsert`](observer::OnInsert), [`OnRemove`](observer::OnRemove));
 //!   component hooks ([`ComponentHooks`]: `#[component(on_add = f, ...)]`,
 //!   run with a [`DeferredWorld`] and a [`HookContext`]).
+//! - **Relationships**: [`ChildOf`] / [`Children`] and `children![..]`, custom
+//!   pairs with `#[relationship]` / `#[relationship_target]` ([`Relationship`],
+//!   [`RelationshipTarget`]), [`World::descendants`] / [`World::ancestors`];
+//!   required components (`#[component(requires(..))]`); copies with
+//!   [`World::clone_entity`] and [`World::clone_entity_recursive`] ([`CloneReport`]).
 //! - **Worlds that travel**: [`World::merge`], and with feature `serde`
 //!   snapshots (`snapshot::SnapshotRegistry`, `World::snapshot`,
 //!   `World::from_snapshot`, `World::load_snapshot`).
