@@ -131,8 +131,8 @@ pub use state::States;
 pub use world::{
     Commands, ComponentHook, ComponentHooks, ComponentInspection, ComponentType, DeferredWorld,
     EntityCommands, EntityInspection, EntityMut, EntityRef, FromWorld, HookContext, HookKind,
-    IntoObserver, Observer, ObserverEntry, SystemId, View, ViewMut, World, WorldInspection,
-    WorldStats,
+    IntoObserver, LayoutStats, Observer, ObserverEntry, StorageLayout, SystemId, View, ViewMut,
+    World, WorldInspection, WorldStats,
 };
 // Plumbing a game does not name: what generated code and the crate's own
 // types need, public for them and kept off the front page.

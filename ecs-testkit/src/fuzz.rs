@@ -180,7 +180,7 @@ impl Reader<'_> {
     }
 
     fn op(&mut self) -> Op {
-        match self.u8() % 34 {
+        match self.u8() % 35 {
             0..=3 | 31 => Op::Spawn(self.spec()),
             4 => Op::SpawnBatch(self.spec(), self.u8(), self.hint()),
             5..=7 => Op::Despawn(self.target()),
@@ -227,6 +227,7 @@ impl Reader<'_> {
                     Op::View(w, (0..n).map(|_| self.target()).collect())
                 }
             }
+            34 => Op::OptimizeLayout,
             // Groups are for good, so declaring one is rare: about once in 500 ops.
             32 if self.u8() < 16 => Op::Group(self.u8()),
             33 => Op::Slices(self.u8(), self.u8()),

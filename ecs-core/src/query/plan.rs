@@ -64,6 +64,19 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         let Some(driver) = driver::<Q, F>(&data, &filter) else {
             return Self::planned(view, data, filter);
         };
+        if all_driver::<Q>(&data, driver) {
+            // The whole driver is one run, known without searching.
+            return Query {
+                view,
+                data,
+                filter,
+                plan: Plan {
+                    driver: Some(driver.entities),
+                    known_aligned: driver.entities.len(),
+                },
+                matches: None,
+            };
+        }
         if !matches.is_current::<Q, F>(&data, &filter) {
             let known = known_aligned::<Q, F>(view, &data, &filter, driver);
             matches.find::<Q, F>(&data, &filter, driver.entities, known);
@@ -137,12 +150,10 @@ fn known_aligned<'w, Q: QueryData, F: QueryFilter>(
     // storage itself are aligned throughout (a query of one type, or one whose
     // filters require nothing smaller): the walk is one run, no chunk checked.
     let mut shortest = usize::MAX;
-    let mut all_driver = true;
     Q::for_each_required(data, &mut |column: Required<'w>| {
         shortest = shortest.min(column.entities.len());
-        all_driver &= core::ptr::eq(column.entities, driver.entities);
     });
-    let mut known = if all_driver {
+    let mut known = if all_driver::<Q>(data, driver) {
         driver.entities.len()
     } else {
         // Only here are groups asked: a query whose columns are all the
@@ -171,6 +182,17 @@ fn known_aligned<'w, Q: QueryData, F: QueryFilter>(
         known = known.max(cached);
     }
     known.min(shortest)
+}
+
+/// Whether every column of the fetch is the driving storage itself, so the
+/// whole driver is aligned for it.
+#[inline(always)]
+fn all_driver<'w, Q: QueryData>(data: &Q::State<'w>, driver: Required<'w>) -> bool {
+    let mut all_driver = true;
+    Q::for_each_required(data, &mut |column: Required<'w>| {
+        all_driver &= core::ptr::eq(column.entities, driver.entities);
+    });
+    all_driver
 }
 
 /// Whether every required storage seen so far belongs to the same group.
