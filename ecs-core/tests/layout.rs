@@ -65,7 +65,11 @@ fn optimizing_sorts_by_signature_and_changes_no_answer() {
     assert!(world.optimize_layout() > 0);
     let stats = world.layout_stats();
     assert!(stats.is_optimized(), "{stats:?}");
-    assert_eq!(rows(&mut world), before, "the same matches, the same values");
+    assert_eq!(
+        rows(&mut world),
+        before,
+        "the same matches, the same values"
+    );
     assert_eq!(world.optimize_layout(), 0, "nothing left to sort");
     // Entities of one signature sit together, by index: the `A` storage
     // lists the holders of exactly `A`, `B` and `C` as one block.
@@ -202,13 +206,14 @@ fn cached_runs_give_every_match_on_every_path() {
             found
         };
         assert_eq!(by_next, expected);
-        let by_fold = state
-            .query_mut(&mut world)
-            .iter()
-            .fold(BTreeMap::new(), |mut found, (e, a, _)| {
-                found.insert(e, a.0);
-                found
-            });
+        let by_fold =
+            state
+                .query_mut(&mut world)
+                .iter()
+                .fold(BTreeMap::new(), |mut found, (e, a, _)| {
+                    found.insert(e, a.0);
+                    found
+                });
         assert_eq!(by_fold, expected);
         let q = state.query_mut(&mut world);
         let mut it = q.iter();
@@ -241,7 +246,9 @@ fn pool_par_for_each_walks_cached_runs() {
         world.optimize_layout();
         let mut state = world.query_state::<(&A, &mut B)>();
         for _ in 0..2 {
-            state.query_mut(&mut world).par_for_each(|(a, b)| b.0 += a.0);
+            state
+                .query_mut(&mut world)
+                .par_for_each(|(a, b)| b.0 += a.0);
         }
         let sum: u32 = world.query::<&B>().iter().map(|b| b.0).sum();
         let expected: u32 = (0..64).filter(|i| i % 3 == 0).map(|i| i * 10 + 2 * i).sum();

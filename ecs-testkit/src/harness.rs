@@ -743,7 +743,10 @@ impl Harness {
             Op::OptimizeLayout => {
                 world.optimize_layout();
                 let stats = world.layout_stats();
-                assert!(stats.is_optimized(), "not in order after optimize_layout: {stats:?}");
+                assert!(
+                    stats.is_optimized(),
+                    "not in order after optimize_layout: {stats:?}"
+                );
                 assert_eq!(world.optimize_layout(), 0, "a second pass moves nothing");
             }
         }

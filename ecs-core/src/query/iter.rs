@@ -201,36 +201,7 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     return Some(item);
                 }
             },
-            Candidates::Runs(cursor) => loop {
-                if cursor.next == cursor.end {
-                    let run = *cursor.matches.runs().get(cursor.next_run)?;
-                    let range = run.range();
-                    Q::replay_shifts(
-                        &mut self.run,
-                        &mut cursor.matches.shifts_of(cursor.next_run),
-                        cursor.driver,
-                        range.start,
-                    );
-                    debug_assert!(
-                        Q::aligned(&self.run, cursor.driver, range.clone()),
-                        "a cached run is no longer aligned"
-                    );
-                    cursor.next_run += 1;
-                    (cursor.next, cursor.end) = (range.start, range.end);
-                }
-                let index = cursor.next;
-                cursor.next += 1;
-                let entity = cursor.driver[index];
-                if !passes_aligned::<F>(&self.filter, entity, cursor.driver, index) {
-                    continue;
-                }
-                // SAFETY: the current run was found aligned under the shifts
-                // put back when it began, in storages whose structure is
-                // unchanged since (the cursor's matches are current: the
-                // constructor's contract); the entity is the driver's at
-                // `index`, live, and yielded once.
-                return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
-            },
+            Candidates::Runs(_) => self.next_in_runs(),
             Candidates::Alive(alive) => loop {
                 let entity = alive.next()?;
                 let (data, filter) = (&self.data, &self.filter);
@@ -323,6 +294,47 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     None => acc,
                 }
             }),
+        }
+    }
+}
+
+impl<'q, Q: QueryData, F: QueryFilter> QueryIter<'q, '_, Q, F> {
+    /// The next item of a walk over cached runs: apart from `next`'s loops
+    /// over chunks, so that each keeps its own state in registers.
+    #[inline(always)]
+    fn next_in_runs(&mut self) -> Option<Q::Item<'q>> {
+        let Candidates::Runs(cursor) = &mut self.candidates else {
+            return None;
+        };
+        loop {
+            if cursor.next == cursor.end {
+                let run = *cursor.matches.runs().get(cursor.next_run)?;
+                let range = run.range();
+                Q::replay_shifts(
+                    &mut self.run,
+                    &mut cursor.matches.shifts_of(cursor.next_run),
+                    cursor.driver,
+                    range.start,
+                );
+                debug_assert!(
+                    Q::aligned(&self.run, cursor.driver, range.clone()),
+                    "a cached run is no longer aligned"
+                );
+                cursor.next_run += 1;
+                (cursor.next, cursor.end) = (range.start, range.end);
+            }
+            let index = cursor.next;
+            cursor.next += 1;
+            let entity = cursor.driver[index];
+            if !passes_aligned::<F>(&self.filter, entity, cursor.driver, index) {
+                continue;
+            }
+            // SAFETY: the current run was found aligned under the shifts
+            // put back when it began, in storages whose structure is
+            // unchanged since (the cursor's matches are current: the
+            // constructor's contract); the entity is the driver's at
+            // `index`, live, and yielded once.
+            return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
         }
     }
 }

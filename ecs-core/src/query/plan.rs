@@ -64,19 +64,6 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         let Some(driver) = driver::<Q, F>(&data, &filter) else {
             return Self::planned(view, data, filter);
         };
-        if all_driver::<Q>(&data, driver) {
-            // The whole driver is one run, known without searching.
-            return Query {
-                view,
-                data,
-                filter,
-                plan: Plan {
-                    driver: Some(driver.entities),
-                    known_aligned: driver.entities.len(),
-                },
-                matches: None,
-            };
-        }
         if !matches.is_current::<Q, F>(&data, &filter) {
             let known = known_aligned::<Q, F>(view, &data, &filter, driver);
             matches.find::<Q, F>(&data, &filter, driver.entities, known);
