@@ -180,7 +180,7 @@ impl Reader<'_> {
     }
 
     fn op(&mut self) -> Op {
-        match self.u8() % 35 {
+        match self.u8() % 34 {
             0..=3 | 31 => Op::Spawn(self.spec()),
             4 => Op::SpawnBatch(self.spec(), self.u8(), self.hint()),
             5..=7 => Op::Despawn(self.target()),
@@ -202,13 +202,11 @@ impl Reader<'_> {
                 Op::EntityMut(target, (0..n).map(|_| self.handle_op()).collect())
             }
             20 => Op::ComponentsOf(self.target()),
-            21 => {
-                if self.u8().is_multiple_of(4) {
-                    Op::Clear
-                } else {
-                    Op::Stats
-                }
-            }
+            21 => match self.u8() % 8 {
+                0 | 4 => Op::Clear,
+                1 => Op::OptimizeLayout,
+                _ => Op::Stats,
+            },
             22..=27 => Op::Query {
                 shape: self.u8(),
                 method: self.u8(),
@@ -227,7 +225,6 @@ impl Reader<'_> {
                     Op::View(w, (0..n).map(|_| self.target()).collect())
                 }
             }
-            34 => Op::OptimizeLayout,
             // Groups are for good, so declaring one is rare: about once in 500 ops.
             32 if self.u8() < 16 => Op::Group(self.u8()),
             33 => Op::Slices(self.u8(), self.u8()),
