@@ -272,15 +272,16 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
             }
             Candidates::Runs(cursor) => {
                 // Part-way through: the rest, one item at a time.
-                let mut rest = Self {
+                let rest = Self {
                     candidates: Candidates::Runs(cursor),
                     data,
                     run: self.run,
                     filter,
                     _items: PhantomData,
                 };
+                // A `for` loop calls `next`, never this `fold` again.
                 let mut acc = init;
-                while let Some(item) = rest.next() {
+                for item in rest {
                     acc = g(acc, item);
                 }
                 acc
