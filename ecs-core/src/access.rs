@@ -5,18 +5,20 @@ use core::any::TypeId;
 use crate::component::Component;
 use crate::util::ShortName;
 
-/// How a query touches one component type's data.
+/// How a param touches one component type's or resource's data: what a
+/// hand-written [`SystemParam`](crate::system::SystemParam) records.
 ///
 /// ```
-/// use ecs_core::prelude::*;
-/// use ecs_core::query::{Access, AccessMode, QueryData};
+/// use ecs_core::system::{AccessMode, SystemAccess};
 ///
-/// #[derive(Component)]
-/// struct Health(u32);
+/// struct Score(u32);
 ///
-/// let mut access = Access::new();
-/// <Option<&mut Health>>::access(&mut access);
-/// assert_eq!(access.mode_of::<Health>(), Some(AccessMode::Write));
+/// let mut readers = SystemAccess::new();
+/// readers.add_resource::<Score>("Res<Score>", AccessMode::Read);
+/// let mut writer = SystemAccess::new();
+/// writer.add_resource::<Score>("ResMut<Score>", AccessMode::Write);
+/// assert!(readers.conflict_with(&readers.clone()).is_none(), "readers share");
+/// assert!(readers.conflict_with(&writer).is_some());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AccessMode {

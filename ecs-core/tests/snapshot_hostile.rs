@@ -424,6 +424,71 @@ fn lengths_of_two_to_the_sixty_allocate_nothing_and_fail() {
     assert_refused(Format::Postcard, &tags, "more values than its 1 entities");
 }
 
+/// Postcard bytes of a snapshot whose slots 0 and 1 are alive (version 1)
+/// and whose one column, `name`, lists `entities` with `packed` as its
+/// values: binary formats carry a column's values as one byte string.
+fn one_packed_column(name: &str, entities: &[u64], packed: &[u8]) -> Vec<u8> {
+    let mut bytes = postcard_with(&[2, 1, 1, 1, 1, 0, 1]);
+    bytes.extend(varint(name.len() as u64));
+    bytes.extend_from_slice(name.as_bytes());
+    bytes.extend(varint(entities.len() as u64));
+    for &entity in entities {
+        bytes.extend(varint(entity));
+    }
+    bytes.extend(varint(packed.len() as u64));
+    bytes.extend_from_slice(packed);
+    bytes.push(0);
+    bytes
+}
+
+#[test]
+fn crafted_packed_columns_are_refused() {
+    let position = |x: f32, y: f32| [x.to_le_bytes(), y.to_le_bytes()].concat();
+    let one = position(1.0, 2.0);
+    let (first, second) = (bits(0, 1), bits(1, 1));
+    let good = one_packed_column("game::Position", &[first], &one);
+    check_input(Format::Postcard, &good).expect("a consistent column loads");
+    let world = from_postcard(&registry(), &good).unwrap();
+    assert_eq!(
+        world.get::<Position>(Entity::from_bits(first).unwrap()),
+        Ok(&Position { x: 1.0, y: 2.0 })
+    );
+
+    let refuse = |column: Vec<u8>, words: &str| assert_refused(Format::Postcard, &column, words);
+    refuse(
+        one_packed_column("game::Position", &[first], &[one.clone(), vec![0]].concat()),
+        "`game::Position` has more values than its 1 entities (1 bytes left over)",
+    );
+    refuse(
+        one_packed_column("game::Position", &[first, second], &one),
+        "`game::Position` has 1 values for 2 entities",
+    );
+    refuse(
+        one_packed_column("game::Position", &[first], &one[..5]),
+        "a value of `game::Position`",
+    );
+    refuse(
+        one_packed_column(
+            "game::Position",
+            &[first, first],
+            &[one.clone(), one].concat(),
+        ),
+        "lists entity 0v1 twice in `game::Position`",
+    );
+    // A name of 2 bytes that are not UTF-8.
+    refuse(
+        one_packed_column("game::Name", &[first], &[2, 0xff, 0xfe]),
+        "a value of `game::Name`",
+    );
+    // An inventory that claims 2^60 numbers and holds one.
+    let mut inventory = varint(1 << 60);
+    inventory.push(7);
+    refuse(
+        one_packed_column("game::Inventory", &[first], &inventory),
+        "a value of `game::Inventory`",
+    );
+}
+
 /// Tag types for a registry of many columns.
 mod tags {
     use ecs_core::prelude::*;

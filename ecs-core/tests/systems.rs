@@ -732,3 +732,101 @@ fn conflicting_access_messages_fit_the_clash() {
         }
     ));
 }
+
+/// How often a sync point asked [`CountsApply`] params to apply, by whether
+/// they declared that they defer.
+#[derive(Default, Debug, PartialEq)]
+struct ApplyCalls {
+    deferring: u32,
+    quiet: u32,
+}
+
+/// A param with nothing to fetch whose `apply` counts its calls; `DEFERS`
+/// is what it declares.
+struct CountsApply<const DEFERS: bool>;
+
+// SAFETY: registers nothing and reaches nothing of the world in `fetch`.
+unsafe impl<const D: bool> ecs_core::system::SystemParam for CountsApply<D> {
+    const DEFERS: bool = D;
+
+    type State = ();
+    type Item<'w> = CountsApply<D>;
+
+    fn init(_: &mut ecs_core::system::SystemAccess) {}
+
+    unsafe fn fetch<'w>(
+        _: &'w mut (),
+        _: ecs_core::system::SystemWorld<'w>,
+    ) -> Result<Self, Error> {
+        Ok(CountsApply)
+    }
+
+    fn apply(_: &mut (), world: &mut World, _: &mut dyn FnMut(Error), _: &mut Vec<String>) {
+        let calls = world.resource_mut::<ApplyCalls>().unwrap();
+        if D {
+            calls.deferring += 1;
+        } else {
+            calls.quiet += 1;
+        }
+    }
+}
+
+/// A derived param deferring through one of its fields.
+#[derive(SystemParam)]
+struct Spawner<'w> {
+    commands: Commands<'w>,
+    counts: CountsApply<true>,
+}
+
+/// A sync point applies the params that defer (alone, in a tuple or a
+/// derived struct) every frame, and never calls `apply` for a system none
+/// of whose params defers.
+#[test]
+fn sync_points_apply_only_systems_whose_params_defer() {
+    let mut world = World::new();
+    world.insert_resource(ApplyCalls::default());
+    let mut schedule = Schedule::new();
+    schedule
+        .add_system(Stage::Update, (|_: CountsApply<false>| {}).named("quiet"))
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::Update,
+            (|_: (Query<&Health>, CountsApply<false>)| {}).named("quiet_in_tuple"),
+        )
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::Update,
+            (|_: CountsApply<true>| {}).named("deferring"),
+        )
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::Update,
+            (|_: (CountsApply<false>, CountsApply<true>)| {}).named("mixed_tuple"),
+        )
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::Update,
+            (|mut spawner: Spawner| {
+                let CountsApply = spawner.counts;
+                spawner.commands.spawn(Health(1));
+            })
+            .named("spawner"),
+        )
+        .unwrap();
+    for _ in 0..3 {
+        schedule.run(&mut world).unwrap();
+    }
+    // The tuple of a quiet and a deferring param applies both.
+    assert_eq!(
+        *world.resource::<ApplyCalls>().unwrap(),
+        ApplyCalls {
+            deferring: 3 * 3,
+            quiet: 3,
+        }
+    );
+    assert_eq!(world.query::<&Health>().iter().count(), 3);
+}

@@ -153,6 +153,7 @@ impl Schedule {
             Box::new(Conditional::new(config.system, conditions.collect()))
         };
         SystemSlot {
+            defers: system.defers(),
             name: config.name,
             after: config.after,
             before: config.before,

@@ -391,7 +391,18 @@ unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
 }
 
 /// Keeps the first error of a system that could not run; hands back a panic.
+#[inline(always)]
 fn note(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
+    match result {
+        Ok(Ok(_)) => None,
+        failed => note_failure(outcome, name, failed),
+    }
+}
+
+/// [`note`] for a run that failed or panicked: out of line, as runs seldom do.
+#[cold]
+#[inline(never)]
+fn note_failure(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
     match result {
         Ok(Ok(_)) => None,
         Ok(Err(error)) => {
@@ -424,7 +435,15 @@ fn apply(
     world.settle_reserved_except(&holes, |_, entity| made.push(entity));
     let mut asked = Vec::new();
     for (applied_before, i) in pending.in_order(plan).enumerate() {
-        let SystemSlot { name, system, .. } = &mut systems[i];
+        let SystemSlot {
+            name,
+            system,
+            defers,
+            ..
+        } = &mut systems[i];
+        if !*defers {
+            continue;
+        }
         let applied = panic::catch_unwind(AssertUnwindSafe(|| {
             system.apply(
                 world,
@@ -468,6 +487,9 @@ fn apply(
 /// `applied` of them in plan order, and leaves nothing pending.
 fn discard_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, applied: usize) {
     for i in pending.in_order(plan).skip(applied) {
+        if !systems[i].defers {
+            continue;
+        }
         // The panic being handled is the one the caller resumes; a value
         // whose drop panics here is dropped past, like the rest.
         let _ = panic::catch_unwind(AssertUnwindSafe(|| systems[i].system.discard()));

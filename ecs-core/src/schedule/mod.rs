@@ -117,6 +117,9 @@ pub(crate) struct SystemSlot {
     /// Whether the system reserves ids while it runs (it has `Commands`):
     /// its access says so once, read here every frame without a virtual call.
     pub(crate) reserves_ids: bool,
+    /// Whether the system's params may defer anything (`Commands`): a sync
+    /// point applies, and a panic discards, only the buffers of those that do.
+    pub(crate) defers: bool,
     /// The change tick of the system's last run.
     pub(crate) last_run: LastRun,
 }

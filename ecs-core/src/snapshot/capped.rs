@@ -9,6 +9,11 @@ use serde::de::{Deserialize, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 /// The most elements reserved before any has been read.
 const FIRST_CAPACITY: usize = 4096;
 
+/// What to reserve for a sequence that says it holds `hint` elements.
+pub(super) fn first_capacity(hint: Option<usize>) -> usize {
+    hint.unwrap_or(0).min(FIRST_CAPACITY)
+}
+
 /// Reads a `Vec<T>`, reserving at most [`FIRST_CAPACITY`] elements up front
 /// whatever length the input claims (a postcard length can say 2^60).
 pub(super) struct CappedVec<T>(PhantomData<T>);
@@ -35,7 +40,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for CappedVec<T> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(FIRST_CAPACITY));
+        let mut out = Vec::with_capacity(first_capacity(seq.size_hint()));
         while let Some(element) = seq.next_element()? {
             out.push(element);
         }

@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::FORMAT_VERSION;
-use super::capped::CappedVec;
+use super::capped::{CappedVec, first_capacity};
 use super::failure::Failure;
 use super::fields::{Fields, InMap, InSeq, expecting_struct};
 use super::registry::{ColumnValues, Named, ResourceValue, SnapshotRegistry};
@@ -228,9 +228,55 @@ impl ColumnSeed<'_> {
                 .failure
                 .fail(format_args!("it lists component type `{name}` twice")));
         }
-        let bits: Vec<u64> = fields.field("entities", CappedVec::new())?;
-        let mut listed = Vec::with_capacity(bits.len());
-        for bits in bits {
+        let listed = fields.field(
+            "entities",
+            ColumnEntities {
+                name: &name,
+                failure: self.failure,
+                entities: self.entities,
+            },
+        )?;
+        let entry = &self.registry.components()[index];
+        fields.field(
+            "values",
+            ColumnValues {
+                entry,
+                failure: self.failure,
+                entities: &listed,
+                storages: self.storages,
+            },
+        )?;
+        fields.end()
+    }
+}
+
+/// A column's entities, each checked as it is read: a real id, alive in the
+/// snapshot's allocator.
+struct ColumnEntities<'a> {
+    name: &'a str,
+    failure: &'a Failure,
+    entities: &'a Entities,
+}
+
+impl<'de> DeserializeSeed<'de> for ColumnEntities<'_> {
+    type Value = Vec<Entity>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<Entity>, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ColumnEntities<'_> {
+    type Value = Vec<Entity>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the entity ids of `{}`", self.name)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Entity>, A::Error> {
+        let name = self.name;
+        let mut listed = Vec::with_capacity(first_capacity(seq.size_hint()));
+        while let Some(bits) = seq.next_element::<u64>()? {
             let Some(entity) = Entity::from_bits(bits) else {
                 return Err(self.failure.fail(format_args!(
                     "`{name}` lists the id {bits:#x}, whose version is 0, which no entity has"
@@ -243,17 +289,7 @@ impl ColumnSeed<'_> {
             }
             listed.push(entity);
         }
-        let entry = &self.registry.components()[index];
-        fields.field(
-            "values",
-            ColumnValues {
-                entry,
-                failure: self.failure,
-                entities: &listed,
-                storages: self.storages,
-            },
-        )?;
-        fields.end()
+        Ok(listed)
     }
 }
 

@@ -15,6 +15,11 @@
 //!   `#[entity]` are rewritten, observers see `OnAdd`, and the returned
 //!   [`EntityMap`](crate::EntityMap) says where each entity went.
 //!
+//! Each column is written and read by code made for its component type: in
+//! a binary format its values are one byte string in postcard's wire format
+//! (see [`Snapshot`] for the layout), in a human-readable one a sequence
+//! whose writes are recorded once per column and played into the format.
+//!
 //! Loading checks everything before any world changes: truncated, corrupted
 //! or crafted input gives [`Error::Snapshot`](crate::Error::Snapshot), never
 //! a panic, and the world loaded into is left exactly as it was. No buffer
@@ -61,8 +66,10 @@ mod capped;
 mod failure;
 mod fields;
 mod load;
+mod packed;
 mod registry;
 mod save;
+mod tape;
 
 pub(crate) use load::{Loaded, load};
 pub use registry::SnapshotRegistry;

@@ -9,14 +9,16 @@ use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 
 use super::failure::Failure;
+use super::packed::{self, PackedSeed};
+use super::tape::{RecordError, Tape};
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::resource::Resources;
 use crate::storage::{SparseSet, Storages};
 
-/// A borrowed column to write: its entities and, type-erased, their values in the same order.
-pub(super) type ColumnOut<'a> = (&'a [Entity], Box<dyn erased_serde::Serialize + 'a>);
+/// Records one column's values (see [`tape`](super::tape)).
+pub(super) type RecordColumn = fn(&Storages, &mut Tape) -> Result<(), RecordError>;
 
 /// Reads one column's values into `storages` for `entities`, in order.
 pub(super) type LoadColumn = for<'de> fn(
@@ -33,11 +35,25 @@ pub(super) type LoadResource = for<'de> fn(
     &mut dyn erased_serde::Deserializer<'de>,
 ) -> Result<(), erased_serde::Error>;
 
+/// Appends one column's packed values (see [`packed`](super::packed)).
+pub(super) type PackColumn = fn(&Storages, &mut Vec<u8>) -> postcard::Result<()>;
+
+/// Reads one column's packed values into `storages` for `entities`, in order.
+pub(super) type UnpackColumn =
+    fn(&'static str, &[Entity], &mut Storages, &[u8]) -> Result<(), String>;
+
 /// One registered component type: its name and its monomorphised paths.
 pub(super) struct ComponentEntry {
     pub(super) name: &'static str,
-    pub(super) save: for<'a> fn(&'a Storages) -> Option<ColumnOut<'a>>,
+    /// Whether binary formats write the column packed, rather than through
+    /// `record` and `load`.
+    pub(super) packs: bool,
+    /// The entities holding one, in the order of the values.
+    pub(super) entities: for<'a> fn(&'a Storages) -> Option<&'a [Entity]>,
+    pub(super) record: RecordColumn,
     pub(super) load: LoadColumn,
+    pub(super) pack: PackColumn,
+    pub(super) unpack: UnpackColumn,
 }
 
 /// One registered resource type, likewise.
@@ -164,8 +180,12 @@ impl SnapshotRegistry {
             .insert(name, Named::Component(self.components.len()));
         self.components.push(ComponentEntry {
             name,
-            save: save_column::<T>,
+            packs: packed::packs::<T>(),
+            entities: column_entities::<T>,
+            record: record_column::<T>,
             load: load_column::<T>,
+            pack: pack_column::<T>,
+            unpack: packed::unpack::<T>,
         });
         Ok(self)
     }
@@ -288,10 +308,29 @@ impl fmt::Debug for SnapshotRegistry {
     }
 }
 
-/// `T`'s column, if the world has a storage for it.
-fn save_column<T: Component + Serialize>(storages: &Storages) -> Option<ColumnOut<'_>> {
-    let set = storages.get::<T>()?;
-    Some((set.entities(), Box::new(set.values())))
+/// The entities holding a `T`, if the world has a storage for it.
+fn column_entities<T: Component>(storages: &Storages) -> Option<&[Entity]> {
+    Some(storages.get::<T>()?.entities())
+}
+
+/// `T`'s values, recorded, if the world has a storage for it.
+fn record_column<T: Component + Serialize>(
+    storages: &Storages,
+    tape: &mut Tape,
+) -> Result<(), RecordError> {
+    storages
+        .get::<T>()
+        .map_or(Ok(()), |set| tape.record(set.values()))
+}
+
+/// `T`'s values, packed, if the world has a storage for it.
+fn pack_column<T: Component + Serialize>(
+    storages: &Storages,
+    out: &mut Vec<u8>,
+) -> postcard::Result<()> {
+    storages
+        .get::<T>()
+        .map_or(Ok(()), |set| packed::pack(set.values(), out))
 }
 
 fn save_resource<R: Send + Sync + Serialize + 'static>(
@@ -388,7 +427,8 @@ impl<'de, T: Component + DeserializeOwned> Visitor<'de> for ValuesVisitor<'_, T>
     }
 }
 
-/// A seed that reads one column's values through its registered, type-erased path.
+/// A seed that reads one column's values through its registered paths:
+/// packed in a binary format, else through the type-erased one.
 pub(super) struct ColumnValues<'a> {
     pub(super) entry: &'a ComponentEntry,
     pub(super) failure: &'a Failure,
@@ -400,6 +440,16 @@ impl<'de> DeserializeSeed<'de> for ColumnValues<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        let entry = self.entry;
+        if entry.packs && !deserializer.is_human_readable() {
+            let (entities, storages) = (self.entities, self.storages);
+            return PackedSeed {
+                name: entry.name,
+                failure: self.failure,
+                unpack: &mut |bytes| (entry.unpack)(entry.name, entities, storages, bytes),
+            }
+            .deserialize(deserializer);
+        }
         let mut erased = <dyn erased_serde::Deserializer<'de>>::erase(deserializer);
         (self.entry.load)(
             self.entry.name,

@@ -1,10 +1,11 @@
 //! Writing a snapshot: a borrowed view of a world that serializes itself.
 
 use serde::Serialize;
-use serde::ser::{SerializeStruct, Serializer};
+use serde::ser::{Error as _, SerializeStruct, Serializer};
 
 use super::FORMAT_VERSION;
-use super::registry::{ColumnOut, Named, SnapshotRegistry};
+use super::registry::{ComponentEntry, Named, SnapshotRegistry};
+use super::tape::Tape;
 use crate::entity::{Entities, Entity};
 use crate::error::Error;
 use crate::resource::Resources;
@@ -20,9 +21,18 @@ use crate::storage::Storages;
 /// ```text
 /// { format_version: u32,
 ///   allocator:  { slots: [(version: u32, alive: bool)], free: [u32] },
-///   components: [ { name: str, entities: [u64 (Entity::to_bits)], values: [T] } ],
+///   components: [ { name: str, entities: [u64 (Entity::to_bits)], values: [T] or bytes } ],
 ///   resources:  [ { name: str, value: R } ] }
 /// ```
+///
+/// A column's `values` are a sequence of values in a human-readable format
+/// (JSON, RON, ...), and for a zero-sized type. In a binary format (postcard,
+/// bincode, ...) they are one byte string: each value in turn in
+/// [postcard's wire format](https://postcard.jamesmunns.com/wire-format),
+/// with no count (the column's entities give it), encoded and decoded by
+/// code made for its type. A human-readable format is written the same way
+/// (the column recorded once, then played into the format), and read value
+/// by value through a type-erased deserializer.
 ///
 /// Every registered component type the world holds gets a column; types
 /// nobody registered are left out, as are ids reserved through commands
@@ -127,11 +137,12 @@ impl<'w> Snapshot<'w> {
 impl Serialize for Snapshot<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // Lengths are known up front: formats like postcard write them first.
-        let columns: Vec<(&str, ColumnOut<'_>)> = (self.registry.components().iter().enumerate())
-            .filter(|&(index, _)| self.chosen(Named::Component(index)))
-            .filter_map(|(_, entry)| Some((entry.name, (entry.save)(self.storages)?)))
-            .filter(|(_, (entities, _))| !entities.is_empty())
-            .collect();
+        let columns: Vec<(&ComponentEntry, &[Entity])> =
+            (self.registry.components().iter().enumerate())
+                .filter(|&(index, _)| self.chosen(Named::Component(index)))
+                .filter_map(|(_, entry)| Some((entry, (entry.entities)(self.storages)?)))
+                .filter(|(_, entities)| !entities.is_empty())
+                .collect();
         let resources: Vec<_> = (self.registry.resources().iter().enumerate())
             .filter(|&(index, _)| self.chosen(Named::Resource(index)))
             .filter_map(|(_, entry)| Some(ResourceOut(entry.name, (entry.save)(self.resources)?)))
@@ -139,7 +150,7 @@ impl Serialize for Snapshot<'_> {
         let mut out = serializer.serialize_struct("Snapshot", 4)?;
         out.serialize_field("format_version", &FORMAT_VERSION)?;
         out.serialize_field("allocator", &AllocatorOut(self.entities))?;
-        out.serialize_field("components", &ColumnsOut(&columns))?;
+        out.serialize_field("components", &ColumnsOut(&columns, self.storages))?;
         out.serialize_field("resources", &resources)?;
         out.end()
     }
@@ -164,35 +175,59 @@ impl Serialize for SlotsOut<'_> {
     }
 }
 
-struct ColumnsOut<'a, 'w>(&'a [(&'a str, ColumnOut<'w>)]);
+struct ColumnsOut<'a>(&'a [(&'a ComponentEntry, &'a [Entity])], &'a Storages);
 
-impl Serialize for ColumnsOut<'_, '_> {
+impl Serialize for ColumnsOut<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(
-            self.0
-                .iter()
-                .map(|(name, (entities, values))| ColumnOutRef {
-                    name,
-                    entities,
-                    values: values.as_ref(),
-                }),
-        )
+        serializer.collect_seq(self.0.iter().map(|&(entry, entities)| ColumnOutRef {
+            entry,
+            entities,
+            values: ValuesOut {
+                entry,
+                storages: self.1,
+            },
+        }))
     }
 }
 
 struct ColumnOutRef<'a> {
-    name: &'a str,
+    entry: &'a ComponentEntry,
     entities: &'a [Entity],
-    values: &'a dyn erased_serde::Serialize,
+    values: ValuesOut<'a>,
 }
 
 impl Serialize for ColumnOutRef<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut out = serializer.serialize_struct("Column", 3)?;
-        out.serialize_field("name", self.name)?;
+        out.serialize_field("name", self.entry.name)?;
         out.serialize_field("entities", &EntityBits(self.entities))?;
-        out.serialize_field("values", self.values)?;
+        out.serialize_field("values", &self.values)?;
         out.end()
+    }
+}
+
+/// A column's values: packed into one byte string in a binary format (see
+/// [`packed`](super::packed)), else a sequence, recorded and played (see
+/// [`tape`](super::tape)).
+struct ValuesOut<'a> {
+    entry: &'a ComponentEntry,
+    storages: &'a Storages,
+}
+
+impl Serialize for ValuesOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let name = self.entry.name;
+        let readable = serializer.is_human_readable();
+        if self.entry.packs && !readable {
+            let mut bytes = Vec::new();
+            (self.entry.pack)(self.storages, &mut bytes)
+                .map_err(|error| S::Error::custom(format_args!("a value of `{name}`: {error}")))?;
+            return serializer.serialize_bytes(&bytes);
+        }
+        let mut tape = Tape::new(readable);
+        (self.entry.record)(self.storages, &mut tape)
+            .map_err(|error| S::Error::custom(format_args!("a value of `{name}`: {error}")))?;
+        tape.as_seq().serialize(serializer)
     }
 }
 

@@ -43,12 +43,14 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
     /// Rewrites the entity ids held inside every value through `map`.
     fn map_entities(&mut self, map: &EntityMap);
     /// Moves every component of `from`, a storage of the same type, to the
-    /// end of this one (see `SparseSet::absorb`); returns the dense position
-    /// of the first moved value.
+    /// end of this one, each for the entity `map` gives its owner (`None`:
+    /// every entity keeps its id; see `SparseSet::absorb`); returns the dense
+    /// position of the first moved value.
     ///
     /// # Panics
     /// If `from` holds another type, or an entity `map` lacks.
-    fn absorb(&mut self, from: &mut dyn ErasedStorage, map: &EntityMap, tick: u64) -> usize;
+    fn absorb(&mut self, from: &mut dyn ErasedStorage, map: Option<&EntityMap>, tick: u64)
+    -> usize;
     /// The value of `entity` as `dyn Debug`, if it holds one and its type shows it.
     fn debug_value(&self, entity: Entity) -> Option<&dyn core::fmt::Debug>;
     #[cfg(test)]
@@ -103,7 +105,12 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
     fn map_entities(&mut self, map: &EntityMap) {
         SparseSet::map_entities(self, map);
     }
-    fn absorb(&mut self, from: &mut dyn ErasedStorage, map: &EntityMap, tick: u64) -> usize {
+    fn absorb(
+        &mut self,
+        from: &mut dyn ErasedStorage,
+        map: Option<&EntityMap>,
+        tick: u64,
+    ) -> usize {
         let from = (from as &mut dyn Any)
             .downcast_mut::<SparseSet<T>>()
             .expect("storages of one type are merged together");

@@ -200,7 +200,8 @@ impl Storages {
     }
 
     /// Moves every component of `other` into these storages, each for the
-    /// entity `map` gives its owner, as added at `tick`; a type seen here for
+    /// entity `map` gives its owner (`None`: every entity keeps its id), as
+    /// added at `tick`; a type seen here for
     /// the first time is registered. The values move as they are: their
     /// `#[entity]` fields are the caller's to rewrite first
     /// ([`map_entities`](Self::map_entities)). Then `moved` is told, per
@@ -210,7 +211,7 @@ impl Storages {
     pub(crate) fn absorb(
         &mut self,
         other: &mut Storages,
-        map: &EntityMap,
+        map: Option<&EntityMap>,
         tick: u64,
         mut moved: impl FnMut(ComponentId, &[Entity]),
     ) {

@@ -324,25 +324,48 @@ impl<T: Component> SparseSet<T> {
     }
 
     /// Moves every component of `from` to the end of this set, each for the
-    /// entity `map` gives its owner, as added and changed at `tick`; `from`
-    /// is left empty. Whole arrays move (one append per array, one sparse slot
-    /// written per entity). Returns the dense position of the first moved value.
+    /// entity `map` gives its owner (`None`: every entity keeps its id), as
+    /// added and changed at `tick`; `from` is left empty. Whole arrays move
+    /// (one append per array, one sparse slot written per entity). Into an
+    /// empty set with every id kept (a snapshot's staging storage, built by
+    /// inserts alone, moving into a fresh world) the sparse index moves too.
+    /// Returns the dense position of the first moved value.
     ///
     /// # Panics
     /// If an entity of `from` is not in `map`, before anything changes.
-    pub(crate) fn absorb(&mut self, from: &mut SparseSet<T>, map: &EntityMap, tick: u64) -> usize {
+    pub(crate) fn absorb(
+        &mut self,
+        from: &mut SparseSet<T>,
+        map: Option<&EntityMap>,
+        tick: u64,
+    ) -> usize {
         let start = self.entities.len();
         let moved = from.entities.len();
         // Everything that can panic comes first, so the set never holds an
         // entity without its value.
         assert_fits(start + moved);
-        assert!(
-            from.entities.iter().all(|&old| map.get(old).is_some()),
-            "every entity of the merged world has a new id"
-        );
+        if let Some(map) = map {
+            assert!(
+                from.entities.iter().all(|&old| map.get(old).is_some()),
+                "every entity of the merged world has a new id"
+            );
+        } else if start == 0 {
+            core::mem::swap(&mut self.sparse, &mut from.sparse);
+            core::mem::swap(&mut self.entities, &mut from.entities);
+            core::mem::swap(&mut self.data, &mut from.data);
+            if T::TRACK_CHANGES {
+                self.added.clear();
+                self.added.resize(moved, tick);
+                self.changed.clear();
+                self.changed.resize(moved, tick);
+            }
+            // `from` holds what this set held: nothing.
+            from.clear();
+            return 0;
+        }
         self.reserve(moved);
         for (offset, &old) in from.entities.iter().enumerate() {
-            let entity = map.get(old).unwrap_or(old);
+            let entity = map.and_then(|map| map.get(old)).unwrap_or(old);
             let slot = self
                 .sparse
                 .slot_or_alloc(entity.index(), start + offset + 1);
@@ -695,7 +718,7 @@ mod tests {
                 map.insert(e(i), e(10 + i));
             }
             from.remove(e(0));
-            let start = target.absorb(&mut from, &map, 9);
+            let start = target.absorb(&mut from, Some(&map), 9);
             assert_eq!(start, target_len as usize);
             target.assert_invariants();
             from.assert_invariants();
@@ -707,6 +730,35 @@ mod tests {
             if target_len > 0 {
                 assert_eq!(target.ticks_of(e(0)), Some((1, 1)));
             }
+        }
+    }
+
+    /// With every id kept: into an empty set the whole set moves (its order
+    /// included) and takes the tick; into a set that holds values, it appends.
+    #[test]
+    fn absorb_with_every_id_kept_moves_the_whole_set() {
+        for target_len in [0u32, 2] {
+            let mut target = SparseSet::<Tracked>::default();
+            for i in 0..target_len {
+                target.insert(e(20 + i), Tracked(i), 1);
+            }
+            let mut from = SparseSet::<Tracked>::default();
+            for i in [5, 1, 7] {
+                from.insert(e(i), Tracked(100 + i), 2);
+            }
+            let start = target.absorb(&mut from, None, 9);
+            assert_eq!(start, target_len as usize);
+            target.assert_invariants();
+            from.assert_invariants();
+            assert!(from.entities().is_empty() && from.values().is_empty());
+            assert_eq!(&target.entities()[start..], &[e(5), e(1), e(7)]);
+            for i in [5, 1, 7] {
+                assert_eq!(target.get(e(i)), Some(&Tracked(100 + i)));
+                assert_eq!(target.ticks_of(e(i)), Some((9, 9)));
+            }
+            from.insert(e(3), Tracked(3), 4);
+            assert_eq!(from.get(e(5)), None, "the moved index is not left behind");
+            from.assert_invariants();
         }
     }
 

@@ -208,25 +208,23 @@ impl SystemAccess {
     }
 
     /// Records a query param: `access` holds its fetch's component access
-    /// and the types its fetch and filters require or exclude.
+    /// and the types its fetch and filters require or exclude. A query
+    /// param calls it from [`SystemParam::init`](super::SystemParam::init).
     ///
     /// ```
     /// use ecs_core::prelude::*;
-    /// use ecs_core::query::{Access, QueryData};
-    /// use ecs_core::system::SystemAccess;
+    /// use ecs_core::system::{SystemAccess, SystemParam};
     ///
     /// #[derive(Component)]
     /// struct Health(i32);
     ///
-    /// let (mut reads, mut writes) = (Access::new(), Access::new());
-    /// <&Health>::access(&mut reads);
-    /// <&mut Health>::access(&mut writes);
     /// let mut system = SystemAccess::new();
-    /// system.add_query("Query<&Health>", reads);
-    /// system.add_query("Query<&mut Health>", writes);
+    /// <Query<&Health>>::init(&mut system);
+    /// <Query<&mut Health>>::init(&mut system);
     /// let (first, second, _) = system.clash().unwrap();
-    /// assert_eq!((first, second), ("Query<&Health>", "Query<&mut Health>"));
+    /// assert!(!first.contains("&mut") && second.contains("&mut"), "the reader came first");
     /// ```
+    #[doc(hidden)]
     pub fn add_query(&mut self, param: &'static str, access: Access) {
         self.add_use(Kind::Query, ParamUse { param, access });
     }
@@ -234,8 +232,7 @@ impl SystemAccess {
     /// Records a resource param that touches `R` in `mode`.
     ///
     /// ```
-    /// use ecs_core::query::AccessMode;
-    /// use ecs_core::system::SystemAccess;
+    /// use ecs_core::system::{AccessMode, SystemAccess};
     ///
     /// struct Score(u32);
     ///
@@ -285,8 +282,7 @@ impl SystemAccess {
     /// Records a param that reads every component and resource (`&World`).
     ///
     /// ```
-    /// use ecs_core::query::AccessMode;
-    /// use ecs_core::system::SystemAccess;
+    /// use ecs_core::system::{AccessMode, SystemAccess};
     ///
     /// struct Score(u32);
     ///

@@ -1,7 +1,6 @@
 //! Run conditions: read-only systems returning `bool` that decide, each
 //! frame, whether the system they guard runs (`.run_if(cond)`).
 
-use core::marker::PhantomData;
 use std::borrow::Cow;
 
 use crate::component::Component;
@@ -14,11 +13,13 @@ use crate::world::World;
 use super::access::SystemAccess;
 use super::config::function_name;
 use super::event::EventReader;
+use super::function::{FunctionSystem, ParamFunction};
 use super::last_run::LastRun;
-use super::param::{ParamItem, SystemParam, SystemWorld};
+use super::param::SystemWorld;
 use super::res::Res;
 
-/// A function or closure whose arguments are all [`SystemParam`]s and which
+/// A function or closure whose arguments are all
+/// [`SystemParam`](super::SystemParam)s and which
 /// returns `bool`: a run condition. `Marker` tells the impls for each arity
 /// apart; the compiler infers it.
 ///
@@ -31,51 +32,9 @@ use super::res::Res;
 /// fn is_condition<M>(_: impl ConditionFunction<M>) {}
 /// is_condition(|score: Res<Score>| score.0 > 10);
 /// ```
-pub trait ConditionFunction<Marker>: Send + 'static {
-    /// The params, as one tuple.
-    type Param: SystemParam;
+pub trait ConditionFunction<Marker>: ParamFunction<Marker, Output = bool> {}
 
-    /// Calls the function with its params.
-    fn call(&mut self, params: ParamItem<'_, Self::Param>) -> bool;
-}
-
-macro_rules! condition_function {
-    ($(($param:ident, $arg:ident)),*) => {
-        #[allow(
-            non_snake_case,
-            clippy::unused_unit,
-            unused_variables,
-            clippy::too_many_arguments,
-            reason = "bindings are named after type parameters; the empty tuple binds nothing; \
-                      a function of 16 params is called with 16 arguments"
-        )]
-        impl<Func, $($param: SystemParam),*> ConditionFunction<fn($($param,)*) -> bool> for Func
-        where
-            Func: Send + 'static,
-            for<'a> &'a mut Func: FnMut($($param),*) -> bool + FnMut($(ParamItem<'_, $param>),*) -> bool,
-        {
-            type Param = ($($param,)*);
-
-            #[inline]
-            fn call(&mut self, params: ParamItem<'_, ($($param,)*)>) -> bool {
-                #[inline(always)]
-                #[allow(clippy::too_many_arguments, reason = "one argument per param, up to 16")]
-                fn call_inner<$($param),*>(
-                    mut f: impl FnMut($($param),*) -> bool,
-                    $($arg: $param),*
-                ) -> bool {
-                    f($($arg),*)
-                }
-                let ($($arg,)*) = params;
-                call_inner(self, $($arg),*)
-            }
-        }
-    };
-}
-
-crate::util::macros::all_tuple_pairs!(condition_function:
-    (P15, p15), (P14, p14), (P13, p13), (P12, p12), (P11, p11), (P10, p10), (P9, p9), (P8, p8),
-    (P7, p7), (P6, p6), (P5, p5), (P4, p4), (P3, p3), (P2, p2), (P1, p1), (P0, p0));
+impl<Marker, F: ParamFunction<Marker, Output = bool>> ConditionFunction<Marker> for F {}
 
 /// A condition with its params' state, ready to be asked.
 pub(crate) trait AnyCondition: Send {
@@ -212,26 +171,18 @@ fn named_condition<M: 'static, F: ConditionFunction<M>>(
     function: F,
     name: impl Into<Cow<'static, str>>,
 ) -> RunCondition {
-    let mut access = SystemAccess::new();
-    let state = F::Param::init(&mut access);
     RunCondition(Box::new(FunctionCondition {
-        function,
-        state,
-        access,
+        body: FunctionSystem::new(function),
         name: name.into(),
         last_run: LastRun::new(true),
-        _marker: PhantomData,
     }))
 }
 
 /// A [`ConditionFunction`] with its params' state and its own horizon.
 struct FunctionCondition<M, F: ConditionFunction<M>> {
-    function: F,
-    state: <F::Param as SystemParam>::State,
-    access: SystemAccess,
+    body: FunctionSystem<M, F>,
     name: Cow<'static, str>,
     last_run: LastRun,
-    _marker: PhantomData<fn() -> M>,
 }
 
 impl<M: 'static, F: ConditionFunction<M>> AnyCondition for FunctionCondition<M, F> {
@@ -240,11 +191,11 @@ impl<M: 'static, F: ConditionFunction<M>> AnyCondition for FunctionCondition<M, 
     }
 
     fn access(&self) -> &SystemAccess {
-        &self.access
+        self.body.access()
     }
 
     fn prepare(&mut self, world: &mut World) {
-        F::Param::prepare(&mut self.state, world);
+        self.body.prepare(world);
     }
 
     unsafe fn evaluate(&mut self, world: SystemWorld<'_>) -> Result<bool, Error> {
@@ -254,8 +205,7 @@ impl<M: 'static, F: ConditionFunction<M>> AnyCondition for FunctionCondition<M, 
         // the condition's access runs meanwhile (this function's contract);
         // the condition's access was checked for clashes when its system
         // was added.
-        let params = unsafe { F::Param::fetch(&mut self.state, world)? };
-        let answer = self.function.call(params);
+        let answer = unsafe { self.body.call(world)? };
         self.last_run.ran(this_run);
         Ok(answer)
     }

@@ -98,6 +98,10 @@ impl AnySystem for Conditional {
         self.system.discard();
     }
 
+    fn defers(&self) -> bool {
+        self.system.defers()
+    }
+
     fn conditions(&self) -> Vec<String> {
         self.conditions.iter().map(|c| c.name()).collect()
     }

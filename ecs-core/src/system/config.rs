@@ -6,12 +6,12 @@ use std::borrow::Cow;
 
 use crate::world::World;
 
+use super::System;
 use super::condition::{Condition, RunCondition};
 use super::erased::AnySystem;
 use super::exclusive::ExclusiveSystem;
-use super::function::{FunctionSystem, SystemParamFunction};
+use super::function::{FunctionSystem, RunMethod, SystemParamFunction};
 use super::ordering::SystemName;
-use super::{StatefulSystem, System};
 
 /// A system ready to be added to a schedule: the system itself, its name,
 /// and the names of the systems of its stage it must run after or before.
@@ -256,7 +256,7 @@ impl<F: FnMut(&mut World) + Send + 'static> IntoSystem<ExclusiveMarker> for F {
 impl<S: System> IntoSystem<SystemMarker> for S {
     fn into_config(self) -> SystemConfig {
         let name = self.name();
-        config(Box::new(StatefulSystem::new(self)), name)
+        config(Box::new(FunctionSystem::new(RunMethod(self))), name)
     }
 }
 

@@ -56,6 +56,14 @@ pub(crate) trait AnySystem: Send {
     /// Drops what the system deferred, unapplied.
     fn discard(&mut self);
 
+    /// Whether [`apply`](Self::apply) and [`discard`](Self::discard) may
+    /// have anything to do ([`SystemParam::DEFERS`](super::SystemParam::DEFERS)
+    /// of its params): a schedule skips both for a system that defers
+    /// nothing.
+    fn defers(&self) -> bool {
+        true
+    }
+
     /// The names of the run conditions guarding the system, for `explain`.
     fn conditions(&self) -> Vec<String> {
         Vec::new()

@@ -268,6 +268,8 @@ impl<E: Send + Sync + 'static> fmt::Debug for EventReader<'_, E> {
 // else; the pointer is the resource's root, and the caller keeps every
 // other user of it apart while the item lives.
 unsafe impl<E: Send + Sync + 'static> SystemParam for EventWriter<'_, E> {
+    const DEFERS: bool = false;
+
     type State = ();
     type Item<'w> = EventWriter<'w, E>;
 
@@ -299,6 +301,8 @@ unsafe impl<E: Send + Sync + 'static> SystemParam for EventWriter<'_, E> {
 // SAFETY: registers a read of the `Events<E>` resource and only reads it;
 // the reader's registration is an atomic in the state this system owns.
 unsafe impl<E: Send + Sync + 'static> SystemParam for EventReader<'_, E> {
+    const DEFERS: bool = false;
+
     type State = EventCursor<E>;
     type Item<'w> = EventReader<'w, E>;
 

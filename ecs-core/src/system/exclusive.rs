@@ -44,4 +44,8 @@ impl<F: FnMut(&mut World) + Send + 'static> AnySystem for ExclusiveSystem<F> {
     fn apply(&mut self, _: &mut World, _: &mut dyn FnMut(Error), _: &mut Vec<String>) {}
 
     fn discard(&mut self) {}
+
+    fn defers(&self) -> bool {
+        false
+    }
 }

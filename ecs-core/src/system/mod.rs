@@ -31,10 +31,9 @@ mod single;
 
 use std::borrow::Cow;
 
-use crate::error::Error;
 use crate::util::ShortName;
-use crate::world::World;
 
+pub use crate::access::AccessMode;
 pub use access::{Conflict, SystemAccess};
 #[doc(hidden)]
 pub use condition::BoxedMarker;
@@ -47,7 +46,7 @@ pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker
 pub use config::{IntoSystem, SystemConfig};
 pub use event::{EventReader, EventWriter};
 #[doc(hidden)]
-pub use function::SystemParamFunction;
+pub use function::{ParamFunction, SystemParamFunction};
 pub use local::Local;
 #[doc(hidden)]
 pub use observer::ObserverFunction;
@@ -125,61 +124,5 @@ pub trait System: Send + 'static {
     /// without its module path.
     fn name(&self) -> Cow<'static, str> {
         Cow::Owned(ShortName(core::any::type_name::<Self>()).to_string())
-    }
-}
-
-/// A [`System`] with its params' state.
-pub(crate) struct StatefulSystem<S: System> {
-    system: S,
-    state: <S::Params as SystemParam>::State,
-    access: SystemAccess,
-}
-
-impl<S: System> StatefulSystem<S> {
-    pub(crate) fn new(system: S) -> Self {
-        let mut access = SystemAccess::new();
-        let state = S::Params::init(&mut access);
-        Self {
-            system,
-            state,
-            access,
-        }
-    }
-}
-
-impl<S: System> AnySystem for StatefulSystem<S> {
-    fn access(&self) -> &SystemAccess {
-        &self.access
-    }
-
-    unsafe fn run(&mut self, world: SystemWorld<'_>) -> Result<RunOutcome, Error> {
-        // SAFETY: `world` was made for this run, no system conflicting with
-        // this one's access runs meanwhile, and that access (every param's,
-        // registered in `new`) has no clash: this function's contract, and
-        // what `fetch` requires.
-        let params = match unsafe { S::Params::fetch(&mut self.state, world) } {
-            Ok(params) => params,
-            Err(Error::SkipSystem { .. }) => return Ok(RunOutcome::Skipped),
-            Err(error) => return Err(error),
-        };
-        self.system.run(params);
-        Ok(RunOutcome::Ran)
-    }
-
-    fn prepare(&mut self, world: &mut World) {
-        S::Params::prepare(&mut self.state, world);
-    }
-
-    fn apply(
-        &mut self,
-        world: &mut World,
-        failed: &mut dyn FnMut(Error),
-        removals: &mut Vec<String>,
-    ) {
-        S::Params::apply(&mut self.state, world, failed, removals);
-    }
-
-    fn discard(&mut self) {
-        S::Params::discard(&mut self.state);
     }
 }

@@ -135,6 +135,13 @@ pub unsafe trait SystemParam: Sized {
     /// This param with its world borrow set to `'w`.
     type Item<'w>: SystemParam<State = Self::State>;
 
+    /// Whether [`apply`](Self::apply) and [`discard`](Self::discard) may
+    /// have anything to do: a schedule never calls them for a system none of
+    /// whose params defers. Keep the default, `true`, for a param that
+    /// overrides `apply`; tuples and `#[derive(SystemParam)]` structs defer
+    /// when a member does.
+    const DEFERS: bool = true;
+
     /// Registers what the param touches, and makes its state. Called once,
     /// when the system is added.
     fn init(access: &mut SystemAccess) -> Self::State;
@@ -211,6 +218,8 @@ pub type ParamItem<'w, P> = <P as SystemParam>::Item<'w>;
 // checks; the query is built from the system's view, which writes only the
 // types the access names as written.
 unsafe impl<Q: QueryData, F: QueryFilter> SystemParam for Query<'_, Q, F> {
+    const DEFERS: bool = false;
+
     /// The storages the query uses, found on its first run and kept, as a
     /// [`QueryState`](crate::query::QueryState) keeps them: later runs look
     /// no type up. Found again for a world other than the last one.
@@ -282,6 +291,8 @@ unsafe impl SystemParam for Commands<'_> {
 
 // SAFETY: registers a read of everything, so it never runs beside a writer.
 unsafe impl SystemParam for &World {
+    const DEFERS: bool = false;
+
     type State = ();
     type Item<'w> = &'w World;
 
@@ -306,6 +317,8 @@ macro_rules! tuple_param {
         unsafe impl<$($name: SystemParam),*> SystemParam for ($($name,)*) {
             type State = ($($name::State,)*);
             type Item<'w> = ($($name::Item<'w>,)*);
+
+            const DEFERS: bool = false $(|| $name::DEFERS)*;
 
             fn init(access: &mut SystemAccess) -> Self::State {
                 ($($name::init(access),)*)

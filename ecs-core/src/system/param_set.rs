@@ -80,6 +80,8 @@ macro_rules! param_set {
             type State = ($($param::State,)*);
             type Item<'w> = ParamSet<'w, ($($param,)*)>;
 
+            const DEFERS: bool = false $(|| $param::DEFERS)*;
+
             fn init(access: &mut SystemAccess) -> Self::State {
                 let mut members = Vec::new();
                 let state = ($({

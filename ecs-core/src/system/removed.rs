@@ -123,6 +123,8 @@ fn log_removal<T: Component>(trigger: OnRemove<T>, mut log: EventWriter<Removed<
 // log's store) and reaches the world only through that reader; `prepare`
 // has the world to itself.
 unsafe impl<T: Component> SystemParam for RemovedComponents<'_, T> {
+    const DEFERS: bool = false;
+
     type State = EventCursor<Removed<T>>;
     type Item<'w> = RemovedComponents<'w, T>;
 

@@ -236,6 +236,8 @@ impl<R: Send + Sync + fmt::Debug + 'static> fmt::Debug for ResMut<'_, R> {
 
 // SAFETY: registers a read of `R` and only reads it.
 unsafe impl<R: Send + Sync + 'static> SystemParam for Res<'_, R> {
+    const DEFERS: bool = false;
+
     type State = ();
     type Item<'w> = Res<'w, R>;
 
@@ -264,6 +266,8 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Res<'_, R> {
 // SAFETY: registers a write of `R`; the pointer is the resource's root, and
 // the caller keeps every other user of `R` apart while the item lives.
 unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
+    const DEFERS: bool = false;
+
     type State = ();
     type Item<'w> = ResMut<'w, R>;
 
@@ -292,6 +296,8 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
 // SAFETY: registers a read of `R`, as `Res<R>` does, and only reads it; a
 // missing `R` is `None` rather than an error.
 unsafe impl<R: Send + Sync + 'static> SystemParam for Option<Res<'_, R>> {
+    const DEFERS: bool = false;
+
     type State = ();
     type Item<'w> = Option<Res<'w, R>>;
 
@@ -323,6 +329,8 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Option<Res<'_, R>> {
 // resource's root, and the caller keeps every other user of `R` apart while
 // the item lives. A missing `R` is `None` rather than an error.
 unsafe impl<R: Send + Sync + 'static> SystemParam for Option<ResMut<'_, R>> {
+    const DEFERS: bool = false;
+
     type State = ();
     type Item<'w> = Option<ResMut<'w, R>>;
 

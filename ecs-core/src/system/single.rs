@@ -81,6 +81,8 @@ impl<'w, D: QueryData, F: QueryFilter> DerefMut for Single<'w, D, F> {
 // SAFETY: registers what `Query<D, F>` registers and reaches the world only
 // through that query.
 unsafe impl<D: QueryData, F: QueryFilter> SystemParam for Single<'_, D, F> {
+    const DEFERS: bool = false;
+
     type State = <Query<'static, D, F> as SystemParam>::State;
     type Item<'w> = Single<'w, D, F>;
 

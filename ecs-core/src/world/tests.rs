@@ -230,3 +230,71 @@ fn a_batch_that_panics_part_way_leaves_whole_entities_and_a_consistent_world() {
         }
     }
 }
+
+/// Each type's structural changes take the plain path unless something
+/// follows that type: hooks, observers and groups of other types leave it
+/// there, so one hooked type does not slow every insert and removal.
+#[test]
+fn only_followed_types_leave_the_unhooked_path() {
+    #[derive(Component)]
+    struct Plain;
+    #[derive(Component)]
+    struct Replaced;
+    #[derive(Component)]
+    struct Removed;
+    #[derive(Component)]
+    struct Watched;
+    #[derive(Component)]
+    struct Left;
+    #[derive(Component)]
+    struct Right;
+
+    fn nothing(_: DeferredWorld<'_>, _: HookContext) {}
+
+    let mut world = World::new();
+    world
+        .register_component_hooks::<Replaced>()
+        .on_replace(nothing);
+    world
+        .register_component_hooks::<Removed>()
+        .on_remove(nothing);
+    world.spawn((Plain, Replaced, Removed, Watched, Left, Right));
+    world.observe(|_: OnRemove<Watched>| {});
+    world.group::<(Left, Right)>().unwrap();
+    let id = |world: &World, name: &str| {
+        let ids = [
+            ("Plain", world.data.storages.id_of::<Plain>()),
+            ("Replaced", world.data.storages.id_of::<Replaced>()),
+            ("Removed", world.data.storages.id_of::<Removed>()),
+            ("Watched", world.data.storages.id_of::<Watched>()),
+            ("Left", world.data.storages.id_of::<Left>()),
+        ];
+        ids.into_iter()
+            .find(|(n, _)| *n == name)
+            .unwrap()
+            .1
+            .unwrap()
+    };
+
+    let unhooked: Vec<&str> = ["Plain", "Replaced", "Removed", "Watched", "Left"]
+        .into_iter()
+        .filter(|name| world.structure_unhooked_for(id(&world, name)))
+        .collect();
+    assert_eq!(unhooked, ["Plain"]);
+
+    let removals_heard: Vec<&str> = ["Plain", "Replaced", "Removed", "Watched", "Left"]
+        .into_iter()
+        .filter(|name| world.follow_removals_of(id(&world, name)))
+        .collect();
+    assert_eq!(removals_heard, ["Replaced", "Removed", "Watched"]);
+
+    let replacements_heard: Vec<&str> = ["Plain", "Replaced", "Removed", "Watched", "Left"]
+        .into_iter()
+        .filter(|name| {
+            world
+                .component_hooks
+                .follow_replacements_of(id(&world, name))
+        })
+        .collect();
+    assert_eq!(replacements_heard, ["Replaced"]);
+}

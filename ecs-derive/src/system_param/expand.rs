@@ -58,6 +58,8 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
             type State = ( #( #as_static::State, )* );
             type Item<#run> = #name #item_generics;
 
+            const DEFERS: bool = false #( || #as_static::DEFERS )*;
+
             fn init(__ecs_access: &mut #krate::system::SystemAccess) -> Self::State {
                 ( #( #as_static::init(__ecs_access), )* )
             }

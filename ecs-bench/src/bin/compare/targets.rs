@@ -68,7 +68,7 @@ const PEER_LIMITS: [(&str, f64); 9] = [
 
 /// Limits for one of our paths over another row of the same workload:
 /// (workload, our path, the other row, limit).
-const ROW_LIMITS: [(&str, &str, &str, f64); 4] = [
+const ROW_LIMITS: [(&str, &str, &str, f64); 11] = [
     // The plain `World` API within reach of a query.
     ("random_get", "ours_world_get", "ours", 1.30),
     // Per-frame query setup close to the bare loop.
@@ -79,6 +79,21 @@ const ROW_LIMITS: [(&str, &str, &str, f64); 4] = [
     // A frame's rollback save and restore within twice the memcpy of its
     // columns.
     ("rollback", "ours", "ideal", 2.00),
+    // A frame of a real game: many small systems, against archetype
+    // libraries at their fastest paths.
+    ("schedule", "ours", "hecs", 1.00),
+    ("schedule_many", "ours", "bevy_single_threaded", 1.00),
+    ("schedule_many", "ours_by_hand", "hecs", 1.00),
+    ("change_detection", "ours", "bevy", 0.90),
+    (
+        "commands",
+        "ours_world_commands",
+        "bevy_world_commands",
+        0.80,
+    ),
+    // Snapshots through one monomorphised writer per column.
+    ("serialize_binary", "ours", "hecs", 1.00),
+    ("serialize_text", "ours", "hecs", 1.00),
 ];
 
 /// The workload-by-workload targets.

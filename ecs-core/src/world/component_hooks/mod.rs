@@ -572,6 +572,31 @@ impl HookRegistry {
         self.leaving
     }
 
+    /// Whether component `id` has any hook at all.
+    #[inline]
+    pub(in crate::world) fn follow_component(&self, id: ComponentId) -> bool {
+        (self.arriving || self.leaving)
+            && HookKind::ALL
+                .into_iter()
+                .any(|kind| self.get(kind, id).is_some())
+    }
+
+    /// Whether component `id` has a hook that runs as its value is
+    /// overwritten (`on_replace`).
+    #[inline]
+    pub(in crate::world) fn follow_replacements_of(&self, id: ComponentId) -> bool {
+        self.leaving && self.get(HookKind::Replace, id).is_some()
+    }
+
+    /// Whether component `id` has a hook that runs as it is taken away
+    /// (`on_replace`, `on_remove`; `on_despawn` runs for a despawn only).
+    #[inline]
+    pub(in crate::world) fn follow_removals_of(&self, id: ComponentId) -> bool {
+        self.leaving
+            && (self.get(HookKind::Replace, id).is_some()
+                || self.get(HookKind::Remove, id).is_some())
+    }
+
     /// Reads the hooks of every component type registered in `storages`
     /// since the last look. Called before the first arrival of a type that
     /// declares hooks: a type without any needs no entry.

@@ -227,6 +227,13 @@ impl World {
         self.observers.follow_removals() || self.component_hooks.follow_departures()
     }
 
+    /// Whether an observer or a hook hears of component `id` being taken
+    /// away: others' observers and hooks leave its removals alone.
+    #[inline]
+    pub(in crate::world) fn follow_removals_of(&self, id: ComponentId) -> bool {
+        self.observers.follow_removals_of(id) || self.component_hooks.follow_removals_of(id)
+    }
+
     /// After an observer's or a hook's panic (`notified`), abandons `commands` (dropped,
     /// their spawns' ids despawned) and resumes the panic; does nothing when
     /// all went well.

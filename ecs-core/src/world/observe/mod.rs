@@ -179,17 +179,25 @@ pub(crate) struct Observers {
 }
 
 impl Observers {
-    /// Whether any observer follows additions (`OnAdd`, `OnInsert`) at all.
-    #[inline]
-    pub(in crate::world) fn follow_additions(&self) -> bool {
-        self.registry.index.follows_additions()
-    }
-
     /// Whether any observer follows removals at all: when none does, a
     /// removal takes the funnel's path alone.
     #[inline]
     pub(in crate::world) fn follow_removals(&self) -> bool {
         self.registry.index.follows_any(TriggerKind::Remove)
+    }
+
+    /// Whether any observer follows component `id` arriving or leaving.
+    #[inline]
+    pub(in crate::world) fn follow_component(&self, id: ComponentId) -> bool {
+        TriggerKind::ALL
+            .into_iter()
+            .any(|kind| self.registry.index.follows(kind, id))
+    }
+
+    /// Whether an observer follows component `id` leaving (`OnRemove`).
+    #[inline]
+    pub(in crate::world) fn follow_removals_of(&self, id: ComponentId) -> bool {
+        self.follow_removals() && self.registry.index.follows(TriggerKind::Remove, id)
     }
 
     /// Records that a command `recorder` recorded failed with `error`.

@@ -372,7 +372,7 @@ impl Structural<'_> {
             let new = self.entities.alloc();
             debug_assert_eq!(map.get(old), Some(new), "the id peeked for {old:?}");
         }
-        self.move_in(storages, &map);
+        self.move_in(storages, Some(&map));
         map
     }
 
@@ -381,17 +381,14 @@ impl Structural<'_> {
     /// does. `storages` is left empty.
     #[cfg(feature = "serde")]
     pub(crate) fn adopt(&mut self, storages: &mut Storages) {
-        let mut map = EntityMap::with_slots(self.entities.slot_count());
-        for entity in self.entities.iter_alive() {
-            map.insert(entity, entity);
-        }
-        self.move_in(storages, &map);
+        self.move_in(storages, None);
     }
 
     /// Moves every component of `storages` here, each for the entity `map`
-    /// gives its owner (alive here), as added at one tick; masks are set
-    /// and the hooks told of each arrival once all are in place.
-    fn move_in(&mut self, storages: &mut Storages, map: &EntityMap) {
+    /// gives its owner (`None`: every entity keeps its id; alive here), as
+    /// added at one tick; masks are set and the hooks told of each arrival
+    /// once all are in place.
+    fn move_in(&mut self, storages: &mut Storages, map: Option<&EntityMap>) {
         self.masks.cover(self.entities.slot_count());
         let tick = self.clock.advance();
         let mut arrivals = Vec::new();

@@ -55,16 +55,15 @@ impl World {
         (&mut self.bundles, structural)
     }
 
-    /// Whether no group, no observer and no component hook follows
-    /// structural change here, so an insert or a removal changes the storage
-    /// and the mask and nothing else (`Structural::insert_unhooked`,
-    /// `Structural::remove_unhooked`).
+    /// Whether inserts and removals of component `id` change its storage
+    /// and the mask and nothing else: no group holds `id`, and no observer
+    /// or hook follows it. Hooks and observers of other types leave it on
+    /// this path.
     #[inline]
-    fn structure_unhooked(&self) -> bool {
-        self.data.groups.is_empty()
-            && !self.observers.follow_additions()
-            && !self.component_hooks.follow_arrivals()
-            && !self.follow_departures()
+    pub(in crate::world) fn structure_unhooked_for(&self, id: ComponentId) -> bool {
+        self.data.groups.span(id).is_none()
+            && !self.observers.follow_component(id)
+            && !self.component_hooks.follow_component(id)
     }
 }
 

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::storage::SparseSet;
 
 use super::super::World;
-use super::super::observe::DispatchOnUnwind;
+use super::super::observe::{DispatchOnUnwind, ObserverCommands};
 
 /// One structural change of a world, described by the caller (spawn these,
 /// insert this, remove that) and carried out here in one order:
@@ -114,9 +114,9 @@ impl Transaction<'_> {
     }
 
     /// [`insert_into`](Self::insert_into) where departure hooks may run:
-    /// the `on_replace` hook of a value it overwrites runs first, while that
-    /// value is in place, and its commands apply after the insert's own
-    /// hooks' and observers'.
+    /// when this type has an `on_replace` hook, the hook of a value the
+    /// insert overwrites runs first, while that value is in place, and its
+    /// commands apply after the insert's own hooks' and observers'.
     ///
     /// # Safety
     /// As [`insert_into`](Self::insert_into).
@@ -129,7 +129,12 @@ impl Transaction<'_> {
         value: T,
     ) -> Option<T> {
         let world = self.world;
-        let commands = world.announce_replacement(&[id], entity);
+        // Other types' hooks leave this insert with nothing to announce.
+        let commands = if world.component_hooks.follow_replacements_of(id) {
+            world.announce_replacement(&[id], entity)
+        } else {
+            ObserverCommands::default()
+        };
         let mut replaced = None;
         let done = catch_unwind(AssertUnwindSafe(|| {
             replaced = world.dispatching(|world| {
@@ -154,8 +159,12 @@ impl Transaction<'_> {
             world.component_hooks.sync(&world.data.storages);
         }
         if world.component_hooks.follow_departures() {
-            Transaction { world }.insert_bundle_replacing(entity, bundle);
-            return;
+            let ids = &world.bundles.of::<B>(&mut world.data.storages).ids;
+            let hooks = &world.component_hooks;
+            if ids.iter().any(|&id| hooks.follow_replacements_of(id)) {
+                Transaction { world }.insert_bundle_replacing(entity, bundle);
+                return;
+            }
         }
         world.dispatching(|world| {
             let (bundles, mut structural) = world.split();
@@ -216,7 +225,8 @@ impl Transaction<'_> {
     }
 
     /// [`remove_from`](Self::remove_from) where something hears of
-    /// departures: announced first, its commands applied after.
+    /// departures: announced first, its commands applied after, when an
+    /// observer or a hook follows this type's removals.
     ///
     /// # Safety
     /// As [`remove_from`](Self::remove_from).
@@ -228,7 +238,13 @@ impl Transaction<'_> {
         entity: Entity,
     ) -> Option<T> {
         let world = self.world;
-        let commands = world.announce_removal(id, entity);
+        // Other types' observers and hooks leave this removal with nothing
+        // to announce.
+        let commands = if world.follow_removals_of(id) {
+            world.announce_removal(id, entity)
+        } else {
+            ObserverCommands::default()
+        };
         // SAFETY: `set` is the root of `id`'s storage here (caller's
         // contract); the observers and hooks that ran since changed no
         // structure and cannot replace the world (their commands have not

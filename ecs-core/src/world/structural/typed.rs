@@ -36,7 +36,7 @@ impl<T: Component> TypedStorage<T> {
         Self {
             id,
             set,
-            unhooked: world.structure_unhooked(),
+            unhooked: world.structure_unhooked_for(id),
         }
     }
 
