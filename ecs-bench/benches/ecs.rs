@@ -5,7 +5,9 @@
 //! `cargo bench -p ecs-bench --bench ecs` runs them all; add a filter such as
 //! `-- iteration` for one topic (`-- systems`: schedules and commands;
 //! `-- change_detection`: `Changed` over 100,000 tracked entities;
-//! `-- rollback`: a frame's save and restore beside `memcpy`).
+//! `-- rollback`: a frame's save and restore beside `memcpy`;
+//! `-- layout`: schedule_many through cached matches, then over a layout
+//! sorted by `World::optimize_layout`).
 //! Worlds are built only for the benches the filter keeps.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -167,6 +169,21 @@ fn table() -> Vec<(&'static str, &'static str, Contender)> {
             "systems",
             "commands_world_1k_spawn_1k_despawn",
             commands.contender("ours_world_commands"),
+        ),
+        (
+            "layout",
+            "schedule_many_cached_matches",
+            schedule_many.contender("ours"),
+        ),
+        (
+            "layout",
+            "schedule_many_optimized_layout",
+            schedule_many.contender("ours_optimized"),
+        ),
+        (
+            "layout",
+            "schedule_many_by_hand_optimized_layout",
+            schedule_many.contender("ours_by_hand_optimized"),
         ),
         (
             "change_detection",

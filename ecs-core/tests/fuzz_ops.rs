@@ -322,6 +322,7 @@ fn random_streams_reach_every_operation() {
         "SpawnBatch/-",
         "Clear/-",
         "Stats/-",
+        "OptimizeLayout/-",
         "batch/big",
         "ViewMut/-",
         "View/-",

@@ -30,6 +30,9 @@
 //! A second property starts from several batches of different shapes, so storages hold the same
 //! runs of entities at different offsets (the iterator's offset runs).
 //!
+//! Another property interleaves layout passes (`World::optimize_layout`) with churn and
+//! sweeps every shape, afresh and through kept query states, before and after each pass.
+//!
 //! `ECS_MODEL_CASES` sets the number of generated cases (default 256).
 
 use ecs_testkit::harness::SWEEP_SHAPES;
@@ -109,14 +112,48 @@ proptest! {
         h.prepare_sweeps();
         h.run(&[first]);
         h.run(&ops);
-        let prepared: Vec<Op> = every_shape(mode)
-            .map(|op| match op {
-                Op::QuerySweep { shape, mode } => Op::PreparedSweep { shape, mode },
-                other => other,
-            })
-            .collect();
-        h.run(&prepared);
+        h.run(&every_prepared_shape(mode));
         h.run(&every_shape(mode.wrapping_add(1)).collect::<Vec<_>>());
+    }
+}
+
+/// Every sweep shape once through the harness's kept query states.
+fn every_prepared_shape(mode: u8) -> Vec<Op> {
+    every_shape(mode)
+        .map(|op| match op {
+            Op::QuerySweep { shape, mode } => Op::PreparedSweep { shape, mode },
+            other => other,
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(cases_from_env("ECS_MODEL_CASES", 64))]
+
+    /// Layout passes between structural churn: every shape, afresh and through kept query
+    /// states (whose cached runs must be found again after each pass and each change), agrees
+    /// with the model before a pass, after it, after churn that breaks the sorted order up
+    /// (appends, swap-removes, inserts that change signatures) and after a second pass.
+    #[test]
+    fn layout_passes_keep_every_shape_agreeing(
+        batches in vec(aligned_batch(120), 1..4),
+        churn in vec(prepared_query_op(), 0..MAX_OPS / 2),
+        more in vec(prepared_query_op(), 0..MAX_OPS / 4),
+        mode in any::<u8>(),
+    ) {
+        let mut h = Harness::with_types(&SWEPT);
+        h.prepare_sweeps();
+        h.run(&batches);
+        h.run(&churn);
+        h.run(&every_prepared_shape(mode));
+        h.run(&[Op::OptimizeLayout]);
+        h.run(&every_prepared_shape(mode.wrapping_add(1)));
+        h.run(&every_shape(mode.wrapping_add(2)).collect::<Vec<_>>());
+        h.run(&more);
+        h.run(&every_prepared_shape(mode.wrapping_add(3)));
+        h.run(&[Op::OptimizeLayout]);
+        h.run(&every_prepared_shape(mode.wrapping_add(4)));
+        h.run(&every_shape(mode.wrapping_add(5)).collect::<Vec<_>>());
     }
 }
 

@@ -202,13 +202,11 @@ impl Reader<'_> {
                 Op::EntityMut(target, (0..n).map(|_| self.handle_op()).collect())
             }
             20 => Op::ComponentsOf(self.target()),
-            21 => {
-                if self.u8().is_multiple_of(4) {
-                    Op::Clear
-                } else {
-                    Op::Stats
-                }
-            }
+            21 => match self.u8() % 8 {
+                0 | 4 => Op::Clear,
+                1 => Op::OptimizeLayout,
+                _ => Op::Stats,
+            },
             22..=27 => Op::Query {
                 shape: self.u8(),
                 method: self.u8(),

@@ -321,6 +321,9 @@ pub enum Op {
     Slices(u8, u8),
     /// `World::stats` (also checked after every op)
     Stats,
+    /// `World::optimize_layout`: every storage sorted by signature (a group's prefix kept),
+    /// after which `layout_stats` finds everything in order and a second pass moves nothing
+    OptimizeLayout,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -737,6 +740,15 @@ impl Harness {
             }
             Op::Slices(n, k) => run_slices(world, model, *n, *k),
             Op::Stats => {}
+            Op::OptimizeLayout => {
+                world.optimize_layout();
+                let stats = world.layout_stats();
+                assert!(
+                    stats.is_optimized(),
+                    "not in order after optimize_layout: {stats:?}"
+                );
+                assert_eq!(world.optimize_layout(), 0, "a second pass moves nothing");
+            }
         }
     }
 

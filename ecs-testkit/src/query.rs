@@ -704,7 +704,7 @@ pub fn check_method<Q: ModelFetch, F: ModelFilter>(
 pub fn check_sweep<Q: ModelFetch, F: ModelFilter>(
     world: &mut World,
     model: &mut Model,
-    mut build: impl for<'w> FnMut(&'w mut World) -> Query<'w, Q, F>,
+    mut build: impl QuerySource<Q, F>,
     mode: u8,
     k: u8,
 ) {
@@ -717,7 +717,7 @@ pub fn check_sweep<Q: ModelFetch, F: ModelFilter>(
 
     // The read side, through the exclusive query.
     {
-        let q = build(world);
+        let q = build.build(world);
         let mut it = q.iter();
         assert!(it.size_hint().1.is_some_and(|hi| hi >= expected.len()));
         let mut rows = Vec::new();
@@ -785,7 +785,7 @@ pub fn check_sweep<Q: ModelFetch, F: ModelFilter>(
 
     // Writes through `get_mut`: every probe, each matching entity changed once.
     {
-        let mut q = build(world);
+        let mut q = build.build(world);
         for (&e, want) in probes.iter().zip(&expected_gets) {
             let got = q.get_mut(e).map(|mut item| {
                 let vals = row::<Q>(&item);
@@ -802,7 +802,7 @@ pub fn check_sweep<Q: ModelFetch, F: ModelFilter>(
     let expected = expected_rows::<Q, F>(model);
     let mut rows = Vec::new();
     {
-        let mut q = build(world);
+        let mut q = build.build(world);
         let mut visit = |mut item: Q::Item<'_>| {
             rows.push(row::<Q>(&item));
             Q::bump_item(&mut item, k);
@@ -838,7 +838,7 @@ pub fn check_sweep<Q: ModelFetch, F: ModelFilter>(
     // `single_mut`: writes when exactly one entity matches.
     let expected = expected_rows::<Q, F>(model);
     {
-        let mut q = build(world);
+        let mut q = build.build(world);
         let got = q.single_mut().map(|mut item| {
             let vals = row::<Q>(&item);
             Q::bump_item(&mut item, k);
@@ -848,6 +848,31 @@ pub fn check_sweep<Q: ModelFetch, F: ModelFilter>(
     }
     if matches.len() == 1 {
         bump::<Q>(model, &matches, k);
+    }
+}
+
+/// Where [`check_sweep`] gets its queries: a function of the world, or a kept [`QueryState`]
+/// ([`FromState`]), whose query borrows it.
+pub trait QuerySource<Q: QueryData, F: QueryFilter> {
+    /// The query over `world`.
+    fn build<'w>(&'w mut self, world: &'w mut World) -> Query<'w, Q, F>;
+}
+
+impl<Q: QueryData, F: QueryFilter, B> QuerySource<Q, F> for B
+where
+    B: for<'w> FnMut(&'w mut World) -> Query<'w, Q, F>,
+{
+    fn build<'w>(&'w mut self, world: &'w mut World) -> Query<'w, Q, F> {
+        self(world)
+    }
+}
+
+/// Queries built from a kept [`QueryState`].
+pub struct FromState<'s, Q: QueryData, F: QueryFilter>(pub &'s mut QueryState<Q, F>);
+
+impl<Q: QueryData, F: QueryFilter> QuerySource<Q, F> for FromState<'_, Q, F> {
+    fn build<'w>(&'w mut self, world: &'w mut World) -> Query<'w, Q, F> {
+        self.0.query_mut(world)
     }
 }
 
@@ -1033,13 +1058,7 @@ impl ShapeVisitor for PreparedSweep<'_> {
         // state of `Q` and `F` builds the same query.
         let _ = build;
         let state = prepared_state::<Q, F>(self.states, self.shape, self.world);
-        check_sweep(
-            self.world,
-            self.model,
-            |w| state.query_mut(w),
-            self.mode,
-            self.k,
-        );
+        check_sweep(self.world, self.model, FromState(state), self.mode, self.k);
     }
 }
 

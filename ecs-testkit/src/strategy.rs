@@ -159,6 +159,7 @@ pub fn entity_op() -> impl Strategy<Value = Op> {
         3 => (which(), vec(view_step(), 0..8)).prop_map(|(w, s)| Op::ViewMut(w, s)),
         2 => (which(), vec(target(), 0..6)).prop_map(|(w, t)| Op::View(w, t)),
         1 => Just(Op::Clear),
+        1 => Just(Op::OptimizeLayout),
     ]
 }
 
@@ -240,6 +241,7 @@ pub fn query_op() -> impl Strategy<Value = Op> {
         2 => (any::<usize>(), any::<u8>())
             .prop_map(|(n, w)| Op::Remove(Target::Live(n), SWEPT[usize::from(w) % SWEPT.len()])),
         3 => (0..SWEEP_SHAPES, any::<u8>()).prop_map(|(shape, mode)| Op::QuerySweep { shape, mode }),
+        1 => Just(Op::OptimizeLayout),
     ]
 }
 

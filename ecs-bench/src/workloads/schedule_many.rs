@@ -56,6 +56,14 @@ pub fn workload() -> Workload {
                     "ours_by_hand",
                     "100 world.query().for_each by hand (no schedule)",
                 ),
+                Contender::of::<Ours<{ Mode::Optimized as u8 }>>(
+                    "ours_optimized",
+                    "Schedule::new, world.optimize_layout() once after setup",
+                ),
+                Contender::of::<OursByHand<true>>(
+                    "ours_by_hand_optimized",
+                    "100 world.query().for_each by hand, world.optimize_layout() once after setup",
+                ),
             ];
             #[cfg(feature = "peers")]
             let list = [list, peers::contenders()].concat();
@@ -275,6 +283,8 @@ enum Mode {
     ThresholdZero,
     /// `Schedule::single_threaded()`.
     SingleThreaded,
+    /// `Schedule::new()` over a world whose layout was optimized once.
+    Optimized,
 }
 
 /// System `N`: `w = (w + r) / 2` over the entities with both types.
@@ -319,7 +329,10 @@ fn ours_checksum(world: &World) -> f64 {
 
 impl<const MODE: u8> Bench for Ours<MODE> {
     fn setup() -> Self {
-        let world = ours_world();
+        let mut world = ours_world();
+        if MODE == Mode::Optimized as u8 {
+            world.optimize_layout();
+        }
         let mut schedule = if MODE == Mode::SingleThreaded as u8 {
             Schedule::single_threaded()
         } else {
@@ -363,11 +376,16 @@ fn by_hand_mix<R: Scalar + Component, W: Scalar + Component>(world: &mut World) 
 
 /// Ours without a schedule: the 100 queries by hand, in order, as hecs and
 /// sparsey run them. The difference from `ours` is what the schedule costs.
-struct OursByHand(World);
+/// With `OPTIMIZED`, the world's layout is optimized once after setup.
+struct OursByHand<const OPTIMIZED: bool = false>(World);
 
-impl Bench for OursByHand {
+impl<const OPTIMIZED: bool> Bench for OursByHand<OPTIMIZED> {
     fn setup() -> Self {
-        Self(ours_world())
+        let mut world = ours_world();
+        if OPTIMIZED {
+            world.optimize_layout();
+        }
+        Self(world)
     }
 
     fn run(&mut self) {

@@ -29,7 +29,10 @@ use super::data::QueryData;
 /// - `shift` only moves where aligned reads land: an aligned read of the
 ///   driver's position `i` reads this column's `i.wrapping_add(shift)`, and is
 ///   made only after [`aligned`](Self::aligned), with the same shift, found the
-///   driver's entity `i` there.
+///   driver's entity `i` there, or after [`replay_shift`](Self::replay_shift)
+///   put back a shift with which `aligned` found it, in a storage whose
+///   entities have not moved since (a query's cached matches, kept by the
+///   storages' structural versions).
 pub struct Column<'w, T> {
     /// Which entities hold `T`, and where.
     presence: Presence<'w, T>,
@@ -388,6 +391,28 @@ impl<'w, T> Column<'w, T> {
             .get(at)
             .and_then(|&entity| self.presence.dense(entity))
             .map_or(0, |dense| dense.wrapping_sub(at));
+    }
+
+    /// How far this column's positions lie from the driver's in the current
+    /// run: what a query's cached matches record of it.
+    #[inline(always)]
+    pub(crate) fn shift(&self) -> usize {
+        self.shift
+    }
+
+    /// Takes this column's shift from the front of `saved`, where a query's
+    /// cached matches recorded it after [`realign`](Self::realign) at the
+    /// same position; realigns should `saved` hold nothing (which the
+    /// cache, recording one shift per column, never leaves it).
+    #[inline(always)]
+    pub(crate) fn replay_shift(&mut self, saved: &mut &[usize], driver: &[Entity], at: usize) {
+        match saved.split_first() {
+            Some((&shift, rest)) => {
+                self.shift = shift;
+                *saved = rest;
+            }
+            None => self.realign(driver, at),
+        }
     }
 
     /// This column's position for the driver's position `index`, in the current run.

@@ -39,6 +39,10 @@ use super::mut_column::MutColumn;
 ///   the same state, may read the item of the driver's position `i` for every
 ///   `i` in the range (for a column shifted by [`realign`](Self::realign), the
 ///   position it maps `i` to);
+/// - [`replay_shifts`](Self::replay_shifts), given what
+///   [`record_shifts`](Self::record_shifts) reported after
+///   `realign(state, driver, at)`, leaves the state with the shifts that
+///   realign gave, consuming exactly what `record_shifts` reported;
 /// - [`LEAVES`](Self::LEAVES) is at least the number of component columns
 ///   `fetch` reaches, and [`WRITES`](Self::WRITES) is `true` if it writes
 ///   any: a query skips the access check when `LEAVES <= 1` or `!WRITES`;
@@ -193,6 +197,31 @@ pub unsafe trait QueryData {
         let _ = (state, driver, at);
     }
 
+    /// Reports, in a fixed order, the shift of every column
+    /// [`realign`](Self::realign) moves: what a query's cached matches keep
+    /// of a run, so that walking it again needs no sparse lookup. The
+    /// default, for a fetch with no column of its own, reports nothing.
+    #[inline(always)]
+    fn record_shifts(state: &Self::State<'_>, out: &mut impl FnMut(usize)) {
+        let _ = (state, out);
+    }
+
+    /// Puts the state in the shifts `realign(state, driver, at)` gives,
+    /// taking them from the front of `saved`: what
+    /// [`record_shifts`](Self::record_shifts) reported after that very
+    /// realign, over storages whose entities have not moved since. The
+    /// default realigns, which is what a fetch that records nothing needs.
+    #[inline(always)]
+    fn replay_shifts(
+        state: &mut Self::State<'_>,
+        saved: &mut &[usize],
+        driver: &[Entity],
+        at: usize,
+    ) {
+        let _ = saved;
+        Self::realign(state, driver, at);
+    }
+
     /// Fetches the item at dense position `index` of every required column.
     ///
     /// # Safety
@@ -290,6 +319,21 @@ unsafe impl<'a, T: Component> QueryData for &'a T {
     #[inline(always)]
     fn realign(state: &mut Self::State<'_>, driver: &[Entity], at: usize) {
         state.realign(driver, at);
+    }
+
+    #[inline(always)]
+    fn record_shifts(state: &Self::State<'_>, out: &mut impl FnMut(usize)) {
+        out(state.shift());
+    }
+
+    #[inline(always)]
+    fn replay_shifts(
+        state: &mut Self::State<'_>,
+        saved: &mut &[usize],
+        driver: &[Entity],
+        at: usize,
+    ) {
+        state.replay_shift(saved, driver, at);
     }
 
     #[inline(always)]
@@ -391,6 +435,21 @@ unsafe impl<'a, T: Component> QueryData for &'a mut T {
     #[inline(always)]
     fn realign(state: &mut Self::State<'_>, driver: &[Entity], at: usize) {
         state.realign(driver, at);
+    }
+
+    #[inline(always)]
+    fn record_shifts(state: &Self::State<'_>, out: &mut impl FnMut(usize)) {
+        out(state.shift());
+    }
+
+    #[inline(always)]
+    fn replay_shifts(
+        state: &mut Self::State<'_>,
+        saved: &mut &[usize],
+        driver: &[Entity],
+        at: usize,
+    ) {
+        state.replay_shift(saved, driver, at);
     }
 
     #[inline(always)]

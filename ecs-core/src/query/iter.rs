@@ -8,6 +8,7 @@ use crate::entity::{AliveIter, Entity};
 
 use super::data::QueryData;
 use super::filter::QueryFilter;
+use super::matches::{Matches, fold_runs};
 use super::probe::{Seat, passes_aligned, probe};
 
 /// How many candidates share one alignment check.
@@ -15,7 +16,7 @@ use super::probe::{Seat, passes_aligned, probe};
 /// Large enough that the check (one comparison of entity ids per required
 /// column) is cheap per entity, small enough that one misplaced entity only
 /// sends a few neighbours down the probing path.
-const CHUNK: usize = 64;
+pub(crate) const CHUNK: usize = 64;
 
 /// Where the candidate entities come from.
 #[derive(Clone)]
@@ -24,6 +25,8 @@ pub(crate) enum Candidates<'w> {
     Dense(DenseCursor<'w>),
     /// Every live entity, when the query requires no component.
     Alive(AliveIter<'w>),
+    /// A prepared query's cached runs of the driving storage.
+    Runs(RunCursor<'w>),
 }
 
 impl<'w> Candidates<'w> {
@@ -37,6 +40,44 @@ impl<'w> Candidates<'w> {
             chunk_end: 0,
             chunk_aligned: false,
         })
+    }
+}
+
+/// A position in a prepared query's cached runs.
+#[derive(Clone)]
+pub(crate) struct RunCursor<'w> {
+    /// The driving storage's dense entities.
+    driver: &'w [Entity],
+    matches: &'w Matches,
+    /// The run after the current one.
+    next_run: usize,
+    /// The next position, and the end of the current run.
+    next: usize,
+    end: usize,
+}
+
+impl<'w> Candidates<'w> {
+    /// Candidates from a prepared query's cached runs of `driver`.
+    ///
+    /// # Safety
+    /// `matches` is current for the states the iterator reads through, whose
+    /// plan drives from `driver`.
+    pub(crate) unsafe fn runs(driver: &'w [Entity], matches: &'w Matches) -> Self {
+        Candidates::Runs(RunCursor {
+            driver,
+            matches,
+            next_run: 0,
+            next: 0,
+            end: 0,
+        })
+    }
+}
+
+impl<'w> RunCursor<'w> {
+    /// The driver and its cached runs.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn parts(&self) -> (&'w [Entity], &'w Matches) {
+        (self.driver, self.matches)
     }
 }
 
@@ -160,6 +201,7 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     return Some(item);
                 }
             },
+            Candidates::Runs(_) => self.next_in_runs(),
             Candidates::Alive(alive) => loop {
                 let entity = alive.next()?;
                 let (data, filter) = (&self.data, &self.filter);
@@ -177,6 +219,7 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         let upper = match &self.candidates {
             Candidates::Dense(cursor) => cursor.entities.len() - cursor.next,
+            Candidates::Runs(cursor) => cursor.matches.matched(),
             Candidates::Alive(alive) => alive.size_hint().1.unwrap_or(usize::MAX),
         };
         (0, Some(upper))
@@ -210,6 +253,39 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     )
                 }
             }
+            Candidates::Runs(cursor) if cursor.next_run == 0 => {
+                // SAFETY: the cursor's matches are current for these states,
+                // whose plan drives from its driver (the constructor's
+                // contract); the world stays borrowed while the items live,
+                // and the driver's entities are distinct.
+                unsafe {
+                    fold_runs::<Q, F, B>(
+                        &data,
+                        &filter,
+                        cursor.driver,
+                        cursor.matches,
+                        0..cursor.driver.len(),
+                        init,
+                        g,
+                    )
+                }
+            }
+            Candidates::Runs(cursor) => {
+                // Part-way through: the rest, one item at a time.
+                let rest = Self {
+                    candidates: Candidates::Runs(cursor),
+                    data,
+                    run: self.run,
+                    filter,
+                    _items: PhantomData,
+                };
+                // A `for` loop calls `next`, never this `fold` again.
+                let mut acc = init;
+                for item in rest {
+                    acc = g(acc, item);
+                }
+                acc
+            }
             Candidates::Alive(alive) => alive.fold(init, |acc, entity| {
                 // SAFETY: the walk's entities are live and distinct (the
                 // constructor's contract), each probed once; the states are a
@@ -219,6 +295,47 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     None => acc,
                 }
             }),
+        }
+    }
+}
+
+impl<'q, Q: QueryData, F: QueryFilter> QueryIter<'q, '_, Q, F> {
+    /// The next item of a walk over cached runs: apart from `next`'s loops
+    /// over chunks, so that each keeps its own state in registers.
+    #[inline(always)]
+    fn next_in_runs(&mut self) -> Option<Q::Item<'q>> {
+        let Candidates::Runs(cursor) = &mut self.candidates else {
+            return None;
+        };
+        loop {
+            if cursor.next == cursor.end {
+                let run = *cursor.matches.runs().get(cursor.next_run)?;
+                let range = run.range();
+                Q::replay_shifts(
+                    &mut self.run,
+                    &mut cursor.matches.shifts_of(cursor.next_run),
+                    cursor.driver,
+                    range.start,
+                );
+                debug_assert!(
+                    Q::aligned(&self.run, cursor.driver, range.clone()),
+                    "a cached run is no longer aligned"
+                );
+                cursor.next_run += 1;
+                (cursor.next, cursor.end) = (range.start, range.end);
+            }
+            let index = cursor.next;
+            cursor.next += 1;
+            let entity = cursor.driver[index];
+            if !passes_aligned::<F>(&self.filter, entity, cursor.driver, index) {
+                continue;
+            }
+            // SAFETY: the current run was found aligned under the shifts
+            // put back when it began, in storages whose structure is
+            // unchanged since (the cursor's matches are current: the
+            // constructor's contract); the entity is the driver's at
+            // `index`, live, and yielded once.
+            return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
         }
     }
 }

@@ -44,6 +44,7 @@ mod data;
 mod filter;
 mod iter;
 mod many;
+mod matches;
 mod mut_column;
 #[cfg(feature = "parallel")]
 mod par;
@@ -56,6 +57,8 @@ mod tuple;
 
 use core::any::type_name;
 
+use iter::Candidates;
+use matches::Matches;
 use plan::Plan;
 use probe::{Seat, probe};
 
@@ -63,6 +66,7 @@ pub use changed::{Added, Changed};
 pub use data::{QueryData, ReadOnlyQueryData};
 pub use filter::{Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
+pub use matches::MatchStats;
 pub use read_only::ReadOnlyQuery;
 pub use slices::SliceQueryData;
 pub use state::QueryState;
@@ -184,6 +188,9 @@ pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
     filter: F::State<'w>,
     /// Where iteration starts, fixed for the query's life.
     plan: Plan<'w>,
+    /// A prepared query's cached runs of the driver, current for these
+    /// states: walks take them instead of the plan's chunks.
+    matches: Option<&'w Matches>,
 }
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
@@ -200,17 +207,20 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     }
 
     /// A query over storages found beforehand, without any lookup by type or
-    /// access check.
+    /// access check, walking the cached `matches` (searched again first if
+    /// a storage it requires changed structure).
     ///
     /// # Safety
     /// `data` and `filter` were prepared (`QueryData::prepare`,
-    /// `QueryFilter::prepare`) from a view of the world `view` borrows, and
-    /// [`check_access`](Self::check_access) passed for `Q`.
+    /// `QueryFilter::prepare`) from a view of the world `view` borrows,
+    /// [`check_access`](Self::check_access) passed for `Q`, and `matches`
+    /// was only ever searched by queries of this `Q` and `F` over that world.
     #[inline]
     pub(crate) unsafe fn prepared<M: ViewMode>(
         view: WorldView<'w, M>,
         data: &Q::Prepared,
         filter: &F::Prepared,
+        matches: &'w mut Matches,
     ) -> Self {
         let shared = view.as_shared();
         // SAFETY: `data` and `filter` were prepared from a view of the world
@@ -222,7 +232,9 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                 F::state_prepared(filter, shared),
             )
         };
-        Self::planned(shared, data, filter)
+        // SAFETY: `matches` was only searched by this `Q` and `F` over this
+        // world (this function's contract).
+        unsafe { Self::planned_with(shared, data, filter, matches) }
     }
 
     /// Panics if `Q` asks for `&mut T` together with any other access to `T`.
@@ -294,6 +306,19 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Query::planned(self.view, self.data, (self.filter, G::state(self.view)))
     }
 
+    /// The candidates of one walk: the cached runs of a prepared query, or
+    /// else the plan's.
+    #[inline(always)]
+    fn candidates(&self) -> Candidates<'w> {
+        match (self.matches, self.plan.driver) {
+            // SAFETY: `matches` is only set by `planned_with`, which made it
+            // current for these very states, whose plan drives from `driver`;
+            // nothing changes structure while the query borrows the world.
+            (Some(matches), Some(driver)) => unsafe { Candidates::runs(driver, matches) },
+            _ => self.plan.candidates(self.view),
+        }
+    }
+
     /// Iterates the matching entities with read-only items, borrowed from the query.
     ///
     /// For a query that only reads, method syntax picks [`ReadOnlyQuery::iter`]
@@ -317,7 +342,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         // world stays borrowed for `'w`, and read-only items may overlap.
         unsafe {
             QueryIter::new(
-                self.plan.candidates(self.view),
+                self.candidates(),
                 Q::readonly_state(&self.data),
                 self.filter,
             )
@@ -346,7 +371,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         // its access checked when it was built; `&mut self` keeps every other
         // item of this query dead while these live, and each entity is
         // yielded once.
-        unsafe { QueryIter::new(self.plan.candidates(self.view), self.data, self.filter) }
+        unsafe { QueryIter::new(self.candidates(), self.data, self.filter) }
     }
 
     /// Runs `f` on every match, as one tight loop.
@@ -721,7 +746,7 @@ impl<'w, Q: QueryData, F: QueryFilter> IntoIterator for Query<'w, Q, F> {
         // world, which stays borrowed for `'w`, as long as these items live;
         // the states are this query's, its access checked; the query is
         // consumed, so nothing else of it can hand out items while these live.
-        unsafe { QueryIter::new(self.plan.candidates(self.view), self.data, self.filter) }
+        unsafe { QueryIter::new(self.candidates(), self.data, self.filter) }
     }
 }
 

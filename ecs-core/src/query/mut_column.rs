@@ -89,6 +89,23 @@ impl<'w, T: Component> MutColumn<'w, T> {
         self.column.realign(driver, at);
     }
 
+    /// The column's shift in the current run (see [`Column::shift`]).
+    #[inline(always)]
+    pub(crate) fn shift(&self) -> usize {
+        self.column.shift()
+    }
+
+    /// Takes the column's shift from `saved` (see [`Column::replay_shift`]).
+    #[inline(always)]
+    pub(crate) fn replay_shift(
+        &mut self,
+        saved: &mut &[usize],
+        driver: &[crate::entity::Entity],
+        at: usize,
+    ) {
+        self.column.replay_shift(saved, driver, at);
+    }
+
     /// This column as a storage every match must be in.
     #[inline]
     pub(crate) fn required(&self) -> Required<'w> {

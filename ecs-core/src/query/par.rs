@@ -10,6 +10,7 @@ use super::Query;
 use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::iter::{Candidates, fold_dense};
+use super::matches::fold_runs;
 use super::probe::{Seat, probe};
 
 /// The fewest candidates a part is cut down to.
@@ -53,7 +54,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Q::State<'w>: Sync,
         F::State<'w>: Sync,
     {
-        let candidates = self.plan_candidates();
+        let candidates = self.candidates();
         // Each thread reads the states; `Sync` says that is sound, and the
         // `QueryData` contract says fetching distinct entities at once is.
         let (data, filter) = (self.data_state(), self.filter_state());
@@ -76,6 +77,30 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                             known_aligned,
                             (),
                             |(), item| f(item),
+                        );
+                    }
+                });
+            }
+            Candidates::Runs(cursor) => {
+                let (driver, matches) = cursor.parts();
+                rayon::iter::split(0..driver.len(), halve).for_each(|part| {
+                    // SAFETY: the cursor's matches are current for these
+                    // states, whose plan drives from `driver` (a prepared
+                    // query's runs, found again when it was built); parts are
+                    // disjoint ranges of the driver, so each entity is
+                    // fetched once; the states are this query's (access
+                    // checked), and `&mut self` keeps the world borrowed.
+                    unsafe {
+                        fold_runs::<Q, F, ()>(
+                            data,
+                            filter,
+                            driver,
+                            matches,
+                            part,
+                            (),
+                            |(), item| {
+                                f(item);
+                            },
                         );
                     }
                 });

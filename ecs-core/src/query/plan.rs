@@ -9,6 +9,7 @@ use super::column::Required;
 use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::iter::Candidates;
+use super::matches::Matches;
 
 /// Where a query's iteration starts, worked out once when the query is built
 /// (its storages cannot change while it lives).
@@ -43,13 +44,41 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
             data,
             filter,
             plan,
+            matches: None,
         }
     }
 
-    /// The candidates of one walk over the query's matches.
-    #[cfg(feature = "parallel")]
-    pub(crate) fn plan_candidates(&self) -> Candidates<'w> {
-        self.plan.candidates(self.view)
+    /// A query over the given states that walks `matches`, found again
+    /// first if a storage the query requires changed structure since.
+    ///
+    /// # Safety
+    /// `matches` was only ever searched by queries of this `Q` and `F` over
+    /// the world `view` borrows (a prepared query's own).
+    #[inline]
+    pub(super) unsafe fn planned_with(
+        view: WorldView<'w>,
+        data: Q::State<'w>,
+        filter: F::State<'w>,
+        matches: &'w mut Matches,
+    ) -> Self {
+        let Some(driver) = driver::<Q, F>(&data, &filter) else {
+            return Self::planned(view, data, filter);
+        };
+        if !matches.is_current::<Q, F>(&data, &filter) {
+            let known = known_aligned::<Q, F>(view, &data, &filter, driver);
+            matches.find::<Q, F>(&data, &filter, driver.entities, known);
+        }
+        Query {
+            view,
+            data,
+            filter,
+            // Walks take the runs; nothing reads the plan's prefix.
+            plan: Plan {
+                driver: Some(driver.entities),
+                known_aligned: 0,
+            },
+            matches: Some(matches),
+        }
     }
 }
 
@@ -62,6 +91,27 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
     data: &Q::State<'w>,
     filter: &F::State<'w>,
 ) -> Plan<'w> {
+    let Some(driver) = driver::<Q, F>(data, filter) else {
+        return Plan {
+            driver: None,
+            known_aligned: 0,
+        };
+    };
+    Plan {
+        driver: Some(driver.entities),
+        known_aligned: known_aligned::<Q, F>(view, data, filter, driver),
+    }
+}
+
+/// The driving storage: the smallest that every match is in (the first of
+/// the smallest, in the order the fetch and then the filter report them, so
+/// storages of the same lengths give the same choice); none when the query
+/// requires no storage.
+#[inline]
+fn driver<'w, Q: QueryData, F: QueryFilter>(
+    data: &Q::State<'w>,
+    filter: &F::State<'w>,
+) -> Option<Required<'w>> {
     let mut driver: Option<Required<'w>> = None;
     let mut consider = |required: Required<'w>| {
         if driver.is_none_or(|best| required.entities.len() < best.entities.len()) {
@@ -70,23 +120,27 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
     };
     Q::for_each_required(data, &mut consider);
     F::for_each_required(filter, &mut consider);
-    let Some(driver) = driver else {
-        return Plan {
-            driver: None,
-            known_aligned: 0,
-        };
-    };
+    driver
+}
+
+/// How many leading positions of `driver` are known aligned for every
+/// column of the fetch, never past the shortest of them.
+#[inline]
+fn known_aligned<'w, Q: QueryData, F: QueryFilter>(
+    view: WorldView<'w>,
+    data: &Q::State<'w>,
+    filter: &F::State<'w>,
+    driver: Required<'w>,
+) -> usize {
     // Positions below `known_aligned` are read by index from every column of
     // `Q`: never past the shortest of them. Columns that are the driving
     // storage itself are aligned throughout (a query of one type, or one whose
     // filters require nothing smaller): the walk is one run, no chunk checked.
     let mut shortest = usize::MAX;
-    let mut all_driver = true;
     Q::for_each_required(data, &mut |column: Required<'w>| {
         shortest = shortest.min(column.entities.len());
-        all_driver &= core::ptr::eq(column.entities, driver.entities);
     });
-    let mut known = if all_driver {
+    let mut known = if all_driver::<Q>(data, driver) {
         driver.entities.len()
     } else {
         // Only here are groups asked: a query whose columns are all the
@@ -114,10 +168,18 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
         });
         known = known.max(cached);
     }
-    Plan {
-        driver: Some(driver.entities),
-        known_aligned: known.min(shortest),
-    }
+    known.min(shortest)
+}
+
+/// Whether every column of the fetch is the driving storage itself, so the
+/// whole driver is aligned for it.
+#[inline(always)]
+fn all_driver<'w, Q: QueryData>(data: &Q::State<'w>, driver: Required<'w>) -> bool {
+    let mut all_driver = true;
+    Q::for_each_required(data, &mut |column: Required<'w>| {
+        all_driver &= core::ptr::eq(column.entities, driver.entities);
+    });
+    all_driver
 }
 
 /// Whether every required storage seen so far belongs to the same group.

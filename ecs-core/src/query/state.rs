@@ -10,6 +10,7 @@ use crate::view::{ViewMode, WorldId, WorldView};
 use super::Query;
 use super::data::QueryData;
 use super::filter::QueryFilter;
+use super::matches::{MatchStats, Matches};
 
 /// A query prepared once and used every frame: the storages it fetches and
 /// filters on are found when it is made, and kept, so using it again builds
@@ -66,8 +67,36 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
     /// If the view is of a world other than the one the state was made from.
     #[inline]
     #[track_caller]
-    pub(crate) fn query_in<'w, M: ViewMode>(&mut self, view: WorldView<'w, M>) -> Query<'w, Q, F> {
+    pub(crate) fn query_in<'w, M: ViewMode>(
+        &'w mut self,
+        view: WorldView<'w, M>,
+    ) -> Query<'w, Q, F> {
         self.prepared.query::<Q, F, M>(view)
+    }
+
+    /// What the state's cached matches hold: how many runs its walks read as
+    /// zipped arrays, how many entities those hold, and how often the world's
+    /// structure made it search again.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    ///
+    /// let mut world = World::new();
+    /// world.spawn_batch((0..10).map(Health));
+    /// let mut health = world.query_state::<&mut Health>();
+    /// for _frame in 0..3 {
+    ///     health.query_mut(&mut world).for_each(|h| h.0 += 1);
+    /// }
+    /// assert_eq!(health.match_stats().searches, 1, "the world did not change");
+    /// world.spawn(Health(0));
+    /// health.query_mut(&mut world).for_each(|h| h.0 += 1);
+    /// assert_eq!(health.match_stats().searches, 2, "a spawn changed `Health`'s storage");
+    /// ```
+    pub fn match_stats(&self) -> MatchStats {
+        self.prepared.matches.stats()
     }
 }
 
@@ -107,6 +136,9 @@ pub struct Prepared<D, G> {
     types_seen: usize,
     data: D,
     filter: G,
+    /// The runs the query found, kept while the storages it requires keep
+    /// their structure.
+    matches: Matches,
 }
 
 impl<D: Copy, G: Copy> Prepared<D, G> {
@@ -127,6 +159,7 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
             types_seen: view.storages().len(),
             data: Q::prepare(view),
             filter: F::prepare(view),
+            matches: Matches::default(),
         }
     }
 
@@ -145,7 +178,7 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
     /// If the view is of a world other than the one the storages were found in.
     #[inline]
     #[track_caller]
-    pub(crate) fn query<'w, Q, F, M>(&mut self, view: WorldView<'w, M>) -> Query<'w, Q, F>
+    pub(crate) fn query<'w, Q, F, M>(&'w mut self, view: WorldView<'w, M>) -> Query<'w, Q, F>
     where
         Q: QueryData<Prepared = D>,
         F: QueryFilter<Prepared = G>,
@@ -160,8 +193,9 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
         // SAFETY: the storages were found in this very world (its id is
         // unique and checked above), which keeps every storage it makes for
         // as long as it lives; the access was checked in `new`, for this
-        // `Q` (the caller's invariant).
-        unsafe { Query::prepared(view, &self.data, &self.filter) }
+        // `Q` (the caller's invariant), and only queries of this `Q` and `F`
+        // over this world searched the matches.
+        unsafe { Query::prepared(view, &self.data, &self.filter, &mut self.matches) }
     }
 
     /// Finds the storages again, after the world registered new types.
@@ -175,6 +209,7 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
         self.types_seen = view.storages().len();
         self.data = Q::prepare(view);
         self.filter = F::prepare(view);
+        self.matches.forget();
     }
 }
 

@@ -108,6 +108,23 @@ macro_rules! tuple_data {
             }
 
             #[inline(always)]
+            fn record_shifts(state: &Self::State<'_>, out: &mut impl FnMut(usize)) {
+                let ($($name,)*) = state;
+                $($name::record_shifts($name, out);)*
+            }
+
+            #[inline(always)]
+            fn replay_shifts(
+                state: &mut Self::State<'_>,
+                saved: &mut &[usize],
+                driver: &[Entity],
+                at: usize,
+            ) {
+                let ($($name,)*) = state;
+                $($name::replay_shifts($name, saved, driver, at);)*
+            }
+
+            #[inline(always)]
             unsafe fn fetch_aligned<'q>(
                 state: &Self::State<'_>,
                 entity: Entity,

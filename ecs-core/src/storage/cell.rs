@@ -31,6 +31,11 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn dense_index(&self, entity: Entity) -> Option<usize>;
     /// Swaps the entities at two dense positions, with their components.
     fn swap_dense(&mut self, a: usize, b: usize);
+    /// Sorts the dense positions from `from` on by `(key(e), e.index())`
+    /// (see `SparseSet::sort_dense`); whether anything moved.
+    fn sort_dense(&mut self, from: usize, key: &dyn Fn(Entity) -> u64) -> bool;
+    /// How many positions from `from` on are in that order.
+    fn in_order_from(&self, from: usize, key: &dyn Fn(Entity) -> u64) -> usize;
     /// The `TypeId` of the component type stored (not of the storage).
     fn component_type_id(&self) -> TypeId;
     /// A new, empty storage of the same component type.
@@ -90,6 +95,12 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
     }
     fn swap_dense(&mut self, a: usize, b: usize) {
         SparseSet::swap_dense(self, a, b);
+    }
+    fn sort_dense(&mut self, from: usize, key: &dyn Fn(Entity) -> u64) -> bool {
+        SparseSet::sort_dense(self, from, key)
+    }
+    fn in_order_from(&self, from: usize, key: &dyn Fn(Entity) -> u64) -> usize {
+        SparseSet::in_order_from(self, from, key)
     }
     fn component_type_id(&self) -> TypeId {
         TypeId::of::<T>()

@@ -8,6 +8,7 @@ use crate::component::Component;
 use crate::entity::{Entity, EntityMap};
 use crate::util::DeferredPanic;
 
+mod layout;
 mod rollback;
 
 pub(crate) use rollback::ColumnCopy;

@@ -1,7 +1,10 @@
 //! The map from a component's `TypeId` to its id and its storage's root
 //! pointer: an open-addressed table whose lookup of a type in its home slot
 //! is one compare, with no loop, so `world.get::<T>(e)` costs little more
-//! than a query's `get`.
+//! than a query's `get`. The table picks its hash seed (and, within a
+//! bound, its size) so that every type sits in its home slot: two types
+//! that happen to share a home would otherwise cost every lookup of the
+//! second a probe.
 
 use core::any::TypeId;
 use core::hash::{BuildHasher, BuildHasherDefault};
@@ -37,6 +40,13 @@ impl Slot {
     }
 }
 
+/// How many slots a table may grow to so that no type is displaced from
+/// its home slot; past it, displaced types are found by probing.
+const SETTLED_UP_TO: usize = 4096;
+
+/// How many seeds a table tries at one size before it doubles.
+const SEEDS_PER_SIZE: u64 = 64;
+
 /// `TypeId` -> (component id, storage root), with linear probing.
 ///
 /// ```text
@@ -49,13 +59,22 @@ impl Slot {
 /// - `slots.len()` is a power of two, at least twice `len` (so a probe
 ///   always reaches a vacant slot and ends);
 /// - each type is in at most one slot, reachable from its home slot
-///   (`hash & (slots.len() - 1)`) without crossing a vacant slot (nothing is ever removed);
+///   ([`home`]: the top bits of its hash times `seed`, `seed` odd) without
+///   crossing a vacant slot (nothing is ever removed);
+/// - while `slots.len() < settled_up_to`, every type is in its home slot;
 /// - a slot keyed by `TypeId::of::<T>()` holds the root pointer of the live
 ///   `SparseSet<T>` the owning `Storages` registered for `T`. The pointer is
 ///   only a copy of that cell's root, used under the same borrow rules.
 pub(super) struct TypeIndex {
     slots: Box<[Slot]>,
     len: usize,
+    /// The odd multiplier of the hash.
+    seed: u64,
+    /// `64 - log2(slots.len())`: the hash's top bits pick the home slot.
+    shift: u32,
+    /// The size up to which the table keeps every type in its home slot
+    /// ([`SETTLED_UP_TO`]; lower in tests, to reach the probe).
+    settled_up_to: usize,
 }
 
 // SAFETY: the roots are copies of the owning `Storages`' cell pointers, which
@@ -69,24 +88,46 @@ unsafe impl Sync for TypeIndex {}
 
 impl Default for TypeIndex {
     fn default() -> Self {
-        Self::with_slots(8)
+        Self::with_slots(8, FIRST_SEED, SETTLED_UP_TO)
     }
+}
+
+/// The first seed a table hashes with: 2^64 over the golden ratio, odd.
+const FIRST_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The `n`th seed a table tries after [`FIRST_SEED`]: odd, and spread over
+/// the whole range (splitmix64's finaliser).
+fn nth_seed(n: u64) -> u64 {
+    let mut z = FIRST_SEED.wrapping_mul(n.wrapping_add(1));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) | 1
+}
+
+/// The home slot of a type whose hash is `hash`, in a table hashing with
+/// `seed` and `shift`.
+#[inline(always)]
+fn home(hash: u64, seed: u64, shift: u32) -> usize {
+    (hash.wrapping_mul(seed) >> shift) as usize
 }
 
 /// Where probing for `type_id` starts, before masking. The 64 bits a
 /// `TypeId` hashes to are already a hash; for `TypeId::of::<T>()` this folds
 /// to a constant.
 #[inline]
-fn hash(type_id: TypeId) -> usize {
-    BuildHasherDefault::<TypeIdHasher>::default().hash_one(type_id) as usize
+fn hash(type_id: TypeId) -> u64 {
+    BuildHasherDefault::<TypeIdHasher>::default().hash_one(type_id)
 }
 
 impl TypeIndex {
-    fn with_slots(count: usize) -> Self {
-        debug_assert!(count.is_power_of_two());
+    fn with_slots(count: usize, seed: u64, settled_up_to: usize) -> Self {
+        debug_assert!(count.is_power_of_two() && count >= 2 && seed % 2 == 1);
         Self {
             slots: vec![Slot::VACANT; count].into_boxed_slice(),
             len: 0,
+            seed,
+            shift: 64 - count.trailing_zeros(),
+            settled_up_to,
         }
     }
 
@@ -103,10 +144,10 @@ impl TypeIndex {
     /// found out of line.
     #[inline]
     pub(super) fn get(&self, type_id: TypeId) -> Option<(ComponentId, NonNull<()>)> {
-        let home = hash(type_id) & self.mask();
+        let home = home(hash(type_id), self.seed, self.shift);
         debug_assert!(home < self.slots.len());
-        // SAFETY: `home` is masked by `slots.len() - 1`, so it is at most
-        // that, and the table is never empty: in bounds.
+        // SAFETY: `home` is the top `64 - shift` bits of a `u64`, where
+        // `1 << (64 - shift)` is `slots.len()`: below it, in bounds.
         let slot = unsafe { self.slots.get_unchecked(home) };
         if slot.type_id == type_id {
             return Some((slot.id, slot.root));
@@ -148,26 +189,67 @@ impl TypeIndex {
     pub(super) fn insert(&mut self, type_id: TypeId, id: ComponentId, root: NonNull<()>) {
         assert!(self.get(type_id).is_none(), "a type is registered once");
         if 2 * (self.len + 1) > self.slots.len() {
-            self.grow();
+            self.rebuild(self.slots.len() * 2, self.seed);
         }
         self.place(Slot { type_id, id, root });
         self.len += 1;
+        if self.slots.len() < self.settled_up_to && self.displaced() > 0 {
+            self.settle();
+        }
     }
 
     /// Writes `slot` into the first vacant slot from its home.
     fn place(&mut self, slot: Slot) {
         let mask = self.mask();
-        let mut at = hash(slot.type_id) & mask;
+        let mut at = home(hash(slot.type_id), self.seed, self.shift);
         while !self.slots[at].is_vacant() {
             at = (at + 1) & mask;
         }
         self.slots[at] = slot;
     }
 
-    /// Doubles the table and places every entry again.
+    /// How many types sit away from their home slot.
+    fn displaced(&self) -> usize {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(at, slot)| {
+                !slot.is_vacant() && home(hash(slot.type_id), self.seed, self.shift) != *at
+            })
+            .count()
+    }
+
+    /// Finds a seed, and if need be a larger table (up to
+    /// `settled_up_to`), under which every type sits in its home slot;
+    /// failing that, keeps the table of `settled_up_to` slots with the seed
+    /// that displaces the fewest.
     #[cold]
-    fn grow(&mut self) {
-        let old = core::mem::replace(self, Self::with_slots(self.slots.len() * 2));
+    fn settle(&mut self) {
+        let mut best = (usize::MAX, self.slots.len(), self.seed);
+        let mut size = self.slots.len();
+        while size <= self.settled_up_to {
+            // The fallback is the largest size's best seed: a smaller table
+            // that displaces a type would break the home-slot invariant.
+            best.0 = usize::MAX;
+            for n in 0..SEEDS_PER_SIZE {
+                self.rebuild(size, nth_seed(n));
+                let displaced = self.displaced();
+                if displaced == 0 {
+                    return;
+                }
+                if displaced < best.0 {
+                    best = (displaced, size, self.seed);
+                }
+            }
+            size *= 2;
+        }
+        self.rebuild(best.1, best.2);
+    }
+
+    /// Places every entry again in a table of `size` slots hashing with `seed`.
+    fn rebuild(&mut self, size: usize, seed: u64) {
+        let fresh = Self::with_slots(size, seed, self.settled_up_to);
+        let old = core::mem::replace(self, fresh);
         self.len = old.len;
         for slot in old.slots.iter().filter(|slot| !slot.is_vacant()) {
             self.place(*slot);
@@ -203,12 +285,13 @@ mod tests {
     }
 
     /// Every type registered so far is found with its own id and root, through
-    /// growth and the collisions a small table has (some types are displaced
-    /// from their home slot, and found by `probe`); types not registered are not.
+    /// growth and the collisions of a table not allowed to settle (some types
+    /// are displaced from their home slot, and found by `probe`); types not
+    /// registered are not.
     #[test]
     fn finds_every_registered_type_and_no_other() {
         let ids = many();
-        let mut index = TypeIndex::default();
+        let mut index = TypeIndex::with_slots(8, FIRST_SEED, 0);
         let mut displaced = 0;
         for (n, &type_id) in ids.iter().enumerate() {
             assert_eq!(index.get(type_id), None);
@@ -217,14 +300,26 @@ mod tests {
                 assert_eq!(index.get(seen), Some((ComponentId(m as u32), root(m))));
             }
             assert!(2 * index.len <= index.slots.len());
-            let mask = index.slots.len() - 1;
-            displaced = ids[..=n]
-                .iter()
-                .filter(|&&id| index.slots[hash(id) & mask].type_id != id)
-                .count();
+            displaced = index.displaced();
         }
         assert!(displaced > 0, "the probe path was exercised");
         assert_eq!(index.get(TypeId::of::<u8>()), None);
+    }
+
+    /// A table left to settle keeps every one of 100 types in its home
+    /// slot, so no lookup probes, and stays within its bound.
+    #[test]
+    fn a_settled_table_displaces_no_type() {
+        let ids = many();
+        let mut index = TypeIndex::default();
+        for (n, &type_id) in ids.iter().enumerate() {
+            index.insert(type_id, ComponentId(n as u32), root(n));
+            assert_eq!(index.displaced(), 0, "after {} types", n + 1);
+        }
+        for (n, &type_id) in ids.iter().enumerate() {
+            assert_eq!(index.get(type_id), Some((ComponentId(n as u32), root(n))));
+        }
+        assert!(index.slots.len() <= SETTLED_UP_TO);
     }
 
     #[test]

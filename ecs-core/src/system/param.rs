@@ -240,10 +240,13 @@ unsafe impl<Q: QueryData, F: QueryFilter> SystemParam for Query<'_, Q, F> {
         world: SystemWorld<'w>,
     ) -> Result<Query<'w, Q, F>, Error> {
         let view = world.view();
-        let prepared = match state {
-            Some(prepared) if prepared.belongs_to(view) => prepared,
-            _ => state.insert(Prepared::new::<Q, F>(view.as_shared())),
-        };
+        if !state
+            .as_ref()
+            .is_some_and(|prepared| prepared.belongs_to(view))
+        {
+            *state = None;
+        }
+        let prepared = state.get_or_insert_with(|| Prepared::new::<Q, F>(view.as_shared()));
         Ok(prepared.query::<Q, F, _>(view))
     }
 }

@@ -169,7 +169,7 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
     /// ```
     #[inline]
     #[track_caller]
-    pub fn query_mut<'w>(&mut self, world: &'w mut World) -> Query<'w, Q, F> {
+    pub fn query_mut<'w>(&'w mut self, world: &'w mut World) -> Query<'w, Q, F> {
         self.query_in(world.data_view_mut())
     }
 
@@ -197,7 +197,7 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
     /// ```
     #[inline]
     #[track_caller]
-    pub fn iter_mut<'w>(&mut self, world: &'w mut World) -> QueryIter<'w, 'w, Q, F> {
+    pub fn iter_mut<'w>(&'w mut self, world: &'w mut World) -> QueryIter<'w, 'w, Q, F> {
         self.query_mut(world).into_iter()
     }
 }
@@ -205,8 +205,9 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
 impl<Q: ReadOnlyQueryData, F: QueryFilter> QueryState<Q, F> {
     /// The read-only query over `world`, through a shared borrow, built from
     /// the kept storages: what [`World::query_ref`] builds, without looking
-    /// any type up. Takes the state mutably only to record types `world`
-    /// registered since it was made.
+    /// any type up. Takes the state mutably to record types `world`
+    /// registered since it was made and to keep the matches it finds; the
+    /// query borrows the state while it lives.
     ///
     /// # Panics
     /// If `world` is not the world this state was made from.
@@ -225,7 +226,7 @@ impl<Q: ReadOnlyQueryData, F: QueryFilter> QueryState<Q, F> {
     /// ```
     #[inline]
     #[track_caller]
-    pub fn query<'w>(&mut self, world: &'w World) -> Query<'w, Q, F> {
+    pub fn query<'w>(&'w mut self, world: &'w World) -> Query<'w, Q, F> {
         self.query_in(world.data_view())
     }
 
@@ -249,7 +250,7 @@ impl<Q: ReadOnlyQueryData, F: QueryFilter> QueryState<Q, F> {
     /// ```
     #[inline]
     #[track_caller]
-    pub fn iter<'w>(&mut self, world: &'w World) -> QueryIter<'w, 'w, Q, F> {
+    pub fn iter<'w>(&'w mut self, world: &'w World) -> QueryIter<'w, 'w, Q, F> {
         self.query(world).into_iter()
     }
 }

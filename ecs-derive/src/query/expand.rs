@@ -255,6 +255,24 @@ fn impl_query_data(
             }
 
             #[inline(always)]
+            fn record_shifts(
+                __ecs_state: &Self::State<'_>,
+                __ecs_out: &mut impl ::core::ops::FnMut(::core::primitive::usize),
+            ) {
+                #( <#fetched as #qd>::record_shifts(&__ecs_state.#index, __ecs_out); )*
+            }
+
+            #[inline(always)]
+            fn replay_shifts(
+                __ecs_state: &mut Self::State<'_>,
+                __ecs_saved: &mut &[::core::primitive::usize],
+                __ecs_driver: &[#krate::Entity],
+                __ecs_at: ::core::primitive::usize,
+            ) {
+                #( <#fetched as #qd>::replay_shifts(&mut __ecs_state.#index, __ecs_saved, __ecs_driver, __ecs_at); )*
+            }
+
+            #[inline(always)]
             unsafe fn fetch_aligned<#item_lt>(
                 __ecs_state: &Self::State<'_>,
                 __ecs_entity: #krate::Entity,

@@ -9,6 +9,7 @@
 //! outside this directory reaches the funnel's parts.
 
 mod funnel;
+mod layout;
 mod restore;
 mod spawn_run;
 mod subscribers;
