@@ -256,11 +256,15 @@ fn pool_par_for_each_walks_cached_runs() {
     });
 }
 
+/// A system of the parallel frames below: `B` mixes in `A`.
+#[cfg(feature = "parallel")]
 fn mix(q: Query<(&A, &mut B)>) {
     let mut q = q;
     q.for_each(|(a, b)| b.0 = b.0.wrapping_mul(3).wrapping_add(a.0));
 }
 
+/// A system of the parallel frames below: `C` grows by `B`.
+#[cfg(feature = "parallel")]
 fn grow(q: Query<(&B, &mut C)>) {
     let mut q = q;
     q.for_each(|(b, mut c)| c.0 = c.0.wrapping_add(b.0));
