@@ -12,6 +12,7 @@ use crate::storage::SparseSet;
 use crate::view::WorldView;
 
 use super::Query;
+use super::chunk;
 use super::column::{Presence, Required, StorageRoot};
 use super::data::QueryData;
 use super::filter::{QueryFilter, sealed};
@@ -183,6 +184,30 @@ impl<'w, T: TrackedComponent> TickFilter<'w, T> {
         }
     }
 
+    /// The ticks of the `len` positions from `start` of `driver`, when
+    /// `driver` is this storage's own entity array (so its positions are
+    /// the ticks' positions) and the range lies within it.
+    ///
+    /// The caller reads them only while no item of those entities is live,
+    /// and only once every one of them passed its query's presence
+    /// conditions (see the `Sync` impl).
+    #[inline(always)]
+    fn driver_ticks(&self, driver: &[Entity], start: usize, len: usize) -> Option<&[u64]> {
+        let within = start
+            .checked_add(len)
+            .is_some_and(|end| end <= self.presence.entities.len());
+        if !self.tracked || !within || !core::ptr::eq(self.presence.entities, driver) {
+            return None;
+        }
+        // SAFETY: the ticks run beside the storage's entities (type
+        // invariant), `start..start + len` is checked against their length,
+        // and nothing writes those ticks while the slice lives: no item of
+        // their entities is live (the caller's promise), and a query that
+        // could write them at the same time is disjoint from this one by a
+        // presence condition every one of them passed.
+        Some(unsafe { core::slice::from_raw_parts(self.ticks.as_ptr().add(start), len) })
+    }
+
     /// The tick at dense position `dense`, if it is in range and `T` is tracked.
     #[inline(always)]
     fn ticks_at(&self, dense: usize) -> Option<u64> {
@@ -274,6 +299,44 @@ macro_rules! tick_filter {
                 index: usize,
             ) -> bool {
                 Self::matches_ticks_at(state, entity, driver, index)
+            }
+
+            /// Every position holds `T` when the query walks `T`'s own
+            /// storage.
+            #[inline(always)]
+            fn presence_chunk(
+                state: &TickFilter<'_, T>,
+                driver: &[Entity],
+                start: usize,
+                len: usize,
+            ) -> u64 {
+                if core::ptr::eq(state.presence.entities, driver) {
+                    return chunk::full(len);
+                }
+                chunk::bits_where(driver, start, len, |entity, index| {
+                    Self::matches_presence_at(state, entity, driver, index)
+                })
+            }
+
+            /// A whole chunk of the driving storage's own ticks is compared
+            /// at once, without a branch; a part of a chunk, or another
+            /// storage's ticks, one candidate at a time.
+            #[inline(always)]
+            fn ticks_chunk(
+                state: &TickFilter<'_, T>,
+                driver: &[Entity],
+                start: usize,
+                len: usize,
+                candidates: u64,
+            ) -> u64 {
+                if candidates == chunk::full(len)
+                    && let Some(ticks) = state.driver_ticks(driver, start, len)
+                {
+                    return chunk::newer_than(ticks, state.last_run);
+                }
+                chunk::bits_among(driver, start, candidates, |entity, index| {
+                    Self::matches_ticks_at(state, entity, driver, index)
+                })
             }
 
             fn check_presence(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {

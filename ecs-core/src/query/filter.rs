@@ -8,6 +8,7 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::view::WorldView;
 
+use super::chunk;
 use super::column::{Presence, Required, StorageRoot};
 #[cfg(doc)]
 use super::{Added, Changed};
@@ -154,6 +155,39 @@ pub trait QueryFilter: sealed::Sealed {
     ) -> bool {
         Self::matches_presence_at(state, entity, driver, index)
             && (!Self::READS_TICKS || Self::matches_ticks_at(state, entity, driver, index))
+    }
+
+    /// [`matches_presence_at`](Self::matches_presence_at) for the `len`
+    /// positions from `start` of `driver` (`len` at most 64, all within
+    /// `driver`), as bits: bit `i` is set when `driver[start + i]` passes.
+    /// Asked where the fetch's required components are known present.
+    #[inline(always)]
+    fn presence_chunk(state: &Self::State<'_>, driver: &[Entity], start: usize, len: usize) -> u64 {
+        chunk::bits_where(driver, start, len, |entity, index| {
+            Self::matches_presence_at(state, entity, driver, index)
+        })
+    }
+
+    /// [`matches_ticks_at`](Self::matches_ticks_at) for the positions of the
+    /// chunk of `len` from `start` of `driver` whose bits are set in
+    /// `candidates`, as bits (a subset of `candidates`). Every candidate has
+    /// passed every presence condition of its query, as for `matches_ticks`;
+    /// no tick of another position may be read.
+    #[inline(always)]
+    fn ticks_chunk(
+        state: &Self::State<'_>,
+        driver: &[Entity],
+        start: usize,
+        len: usize,
+        candidates: u64,
+    ) -> u64 {
+        let _ = len;
+        if !Self::READS_TICKS {
+            return candidates;
+        }
+        chunk::bits_among(driver, start, candidates, |entity, index| {
+            Self::matches_ticks_at(state, entity, driver, index)
+        })
     }
 
     /// `Ok` if `entity` passes [`matches_presence`](Self::matches_presence),
@@ -389,6 +423,32 @@ macro_rules! tuple_filter {
             ) -> bool {
                 let ($($name,)*) = state;
                 true $(&& $name::matches_ticks_at($name, entity, driver, index))*
+            }
+
+            #[inline(always)]
+            fn presence_chunk(
+                state: &Self::State<'_>,
+                driver: &[Entity],
+                start: usize,
+                len: usize,
+            ) -> u64 {
+                let ($($name,)*) = state;
+                chunk::full(len) $(& $name::presence_chunk($name, driver, start, len))*
+            }
+
+            /// Each filter is given every candidate: all passed the query's
+            /// presence conditions, so each may read their ticks, and a
+            /// change filter keeps its whole-chunk comparison.
+            #[inline(always)]
+            fn ticks_chunk(
+                state: &Self::State<'_>,
+                driver: &[Entity],
+                start: usize,
+                len: usize,
+                candidates: u64,
+            ) -> u64 {
+                let ($($name,)*) = state;
+                candidates $(& $name::ticks_chunk($name, driver, start, len, candidates))*
             }
 
             fn check_presence(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {

@@ -6,10 +6,11 @@ use core::ops::Range;
 
 use crate::entity::{AliveIter, Entity};
 
+use super::chunk::{CHUNK_BITS, SetBits};
 use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::matches::{Matches, fold_runs};
-use super::probe::{Seat, passes_aligned, probe};
+use super::probe::{Seat, passes_aligned, passes_aligned_chunk, probe};
 
 /// How many candidates share one alignment check.
 ///
@@ -39,6 +40,7 @@ impl<'w> Candidates<'w> {
             next: 0,
             chunk_end: 0,
             chunk_aligned: false,
+            kept: SetBits::default(),
         })
     }
 }
@@ -54,6 +56,9 @@ pub(crate) struct RunCursor<'w> {
     /// The next position, and the end of the current run.
     next: usize,
     end: usize,
+    /// The positions before `next` of the chunk decided last that the
+    /// filter kept and the walk has not yielded yet.
+    kept: SetBits,
 }
 
 impl<'w> Candidates<'w> {
@@ -69,6 +74,7 @@ impl<'w> Candidates<'w> {
             next_run: 0,
             next: 0,
             end: 0,
+            kept: SetBits::default(),
         })
     }
 }
@@ -97,6 +103,9 @@ pub(crate) struct DenseCursor<'w> {
     next: usize,
     chunk_end: usize,
     chunk_aligned: bool,
+    /// As for [`RunCursor`]: the kept positions of the last chunk decided
+    /// at once, in an aligned chunk, not yielded yet.
+    kept: SetBits,
 }
 
 /// The items of a query, one per matching entity, borrowed for `'q`.
@@ -160,6 +169,17 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
     fn next(&mut self) -> Option<Q::Item<'q>> {
         match &mut self.candidates {
             Candidates::Dense(cursor) => loop {
+                if F::READS_TICKS
+                    && let Some(index) = cursor.kept.next()
+                {
+                    // SAFETY: `index` was kept from an aligned chunk before
+                    // `next`, whose shifts stay until `next` reaches the
+                    // chunk's end; the entity is live (it is in a storage)
+                    // and yielded once.
+                    return Some(unsafe {
+                        Q::fetch_aligned(&self.run, cursor.entities[index], index)
+                    });
+                }
                 if cursor.next == cursor.chunk_end {
                     if cursor.next >= cursor.entities.len() {
                         return None;
@@ -177,6 +197,14 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                             cursor.next..cursor.chunk_end,
                         );
                     }
+                }
+                if F::READS_TICKS && cursor.chunk_aligned {
+                    let len = (cursor.chunk_end - cursor.next).min(CHUNK_BITS);
+                    let bits =
+                        passes_aligned_chunk::<F>(&self.filter, cursor.entities, cursor.next, len);
+                    cursor.kept = SetBits::new(bits, cursor.next);
+                    cursor.next += len;
+                    continue;
                 }
                 let index = cursor.next;
                 cursor.next += 1;
@@ -235,6 +263,15 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
         let (data, filter) = (self.data, self.filter);
         match self.candidates {
             Candidates::Dense(cursor) => {
+                let mut init = init;
+                for index in cursor.kept {
+                    // SAFETY: kept from an aligned chunk before `next` under
+                    // the shifts of `self.run`, unchanged since, as in `next`;
+                    // the entity is live and not yielded before.
+                    init = g(init, unsafe {
+                        Q::fetch_aligned(&self.run, cursor.entities[index], index)
+                    });
+                }
                 let range = cursor.next..cursor.entities.len();
                 // SAFETY: the cursor walks one of the states' world's storages
                 // (the constructor's contract), and `range` is its unvisited
@@ -308,6 +345,15 @@ impl<'q, Q: QueryData, F: QueryFilter> QueryIter<'q, '_, Q, F> {
             return None;
         };
         loop {
+            if F::READS_TICKS
+                && let Some(index) = cursor.kept.next()
+            {
+                // SAFETY: `index` was kept from a chunk of the current run,
+                // whose shifts were put back when it began, as for the
+                // positions below; the entity is the driver's at `index`,
+                // live, and yielded once.
+                return Some(unsafe { Q::fetch_aligned(&self.run, cursor.driver[index], index) });
+            }
             if cursor.next == cursor.end {
                 let run = *cursor.matches.runs().get(cursor.next_run)?;
                 let range = run.range();
@@ -323,6 +369,14 @@ impl<'q, Q: QueryData, F: QueryFilter> QueryIter<'q, '_, Q, F> {
                 );
                 cursor.next_run += 1;
                 (cursor.next, cursor.end) = (range.start, range.end);
+            }
+            if F::READS_TICKS {
+                // Change filters compare a chunk of ticks at once.
+                let len = (cursor.end - cursor.next).min(CHUNK_BITS);
+                let bits = passes_aligned_chunk::<F>(&self.filter, cursor.driver, cursor.next, len);
+                cursor.kept = SetBits::new(bits, cursor.next);
+                cursor.next += len;
+                continue;
             }
             let index = cursor.next;
             cursor.next += 1;
@@ -426,18 +480,12 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
                 }
                 end = next;
             }
-            for (offset, &entity) in entities[start..end].iter().enumerate() {
-                if passes_aligned::<F>(filter, entity, entities, start + offset) {
-                    // SAFETY: the run is aligned under the shifts it was
-                    // checked with, which stay until the next chunk, and
-                    // `entity` is `entities[start + offset]`; a storage's dense
-                    // entities are live and distinct, each fetched once; the
-                    // states are a checked query's, over a borrowed world.
-                    acc = g(acc, unsafe {
-                        Q::fetch_aligned(data, entity, start + offset)
-                    });
-                }
-            }
+            // SAFETY: the run is aligned under the shifts it was checked
+            // with, which stay until the next chunk; a storage's dense
+            // entities are live and distinct; the states are a checked
+            // query's, over a world borrowed while the items live.
+            acc =
+                unsafe { fold_aligned::<Q, F, B>(data, filter, entities, start..end, acc, &mut g) };
         } else {
             for (offset, &entity) in entities[start..end].iter().enumerate() {
                 let seat = Seat::Driver(entities, start + offset);
@@ -450,6 +498,54 @@ pub(crate) unsafe fn fold_dense<'q, Q: QueryData, F: QueryFilter, B>(
             }
         }
         start = end;
+    }
+    acc
+}
+
+/// Folds `g` over the matches among `driver[range]`, a stretch where every
+/// column of `data` holds the driver's entities under its current shifts:
+/// each position passed through the filter, a change filter's chunk of 64
+/// at once, and read as zipped arrays.
+///
+/// # Safety
+/// `range` lies within `driver`, the dense entity array of a storage of the
+/// world the states were built from, and is aligned for `data` as it
+/// stands; the world stays borrowed as the states require while the items
+/// live; the states belong to a query whose access check passed; items of
+/// distinct entities may be live at once.
+#[inline(always)]
+pub(crate) unsafe fn fold_aligned<'q, Q: QueryData, F: QueryFilter, B>(
+    data: &Q::State<'_>,
+    filter: &F::State<'_>,
+    driver: &[Entity],
+    range: Range<usize>,
+    init: B,
+    g: &mut impl FnMut(B, Q::Item<'q>) -> B,
+) -> B {
+    let mut acc = init;
+    if F::READS_TICKS {
+        let mut start = range.start;
+        while start < range.end {
+            let len = (range.end - start).min(CHUNK_BITS);
+            let kept = passes_aligned_chunk::<F>(filter, driver, start, len);
+            for at in SetBits::new(kept, start) {
+                // SAFETY: `at` lies in the aligned `range` (the caller's
+                // contract), and the driver's entity there is live, distinct,
+                // and fetched once; the states are a checked query's.
+                acc = g(acc, unsafe { Q::fetch_aligned(data, driver[at], at) });
+            }
+            start += len;
+        }
+        return acc;
+    }
+    for (offset, &entity) in driver[range.clone()].iter().enumerate() {
+        let at = range.start + offset;
+        if passes_aligned::<F>(filter, entity, driver, at) {
+            // SAFETY: `at` lies in the aligned `range` (the caller's
+            // contract) and `entity` is `driver[at]`: live, distinct, fetched
+            // once; the states are a checked query's, over a borrowed world.
+            acc = g(acc, unsafe { Q::fetch_aligned(data, entity, at) });
+        }
     }
     acc
 }

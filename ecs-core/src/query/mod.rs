@@ -39,6 +39,7 @@
 //! ```
 
 mod changed;
+mod chunk;
 mod column;
 mod data;
 mod filter;

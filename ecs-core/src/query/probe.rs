@@ -11,7 +11,7 @@
 //! listed before `Without<Boss>` must not read a boss's tick, and a fetch
 //! listed before a required `&Shield` must not make a reference to the value
 //! of an entity without one. Every walk and lookup of a query goes through
-//! [`probe`] or [`passes_aligned`], which take the steps in that order
+//! [`probe`], [`passes_aligned`] or [`passes_aligned_chunk`], which take the steps in that order
 //! whatever order the query's type lists them in.
 
 use crate::entity::Entity;
@@ -93,4 +93,22 @@ pub(crate) fn passes_aligned<F: QueryFilter>(
     index: usize,
 ) -> bool {
     F::matches_at(filter, entity, driver, index)
+}
+
+/// [`passes_aligned`] for the `len` positions from `start` of `driver` (`len`
+/// at most 64, within `driver`), as bits: bit `i` set when `driver[start + i]`
+/// passes. The presence conditions of the whole chunk are decided first, and
+/// ticks are read only for the positions that passed them.
+#[inline(always)]
+pub(crate) fn passes_aligned_chunk<F: QueryFilter>(
+    filter: &F::State<'_>,
+    driver: &[Entity],
+    start: usize,
+    len: usize,
+) -> u64 {
+    let present = F::presence_chunk(filter, driver, start, len);
+    if !F::READS_TICKS || present == 0 {
+        return present;
+    }
+    F::ticks_chunk(filter, driver, start, len, present)
 }
