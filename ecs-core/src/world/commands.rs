@@ -14,30 +14,10 @@ use crate::bundle::Bundle;
 use crate::component::Component;
 use crate::entity::{Entities, Entity};
 use crate::error::Error;
-use crate::util::{DeferredPanic, SyncCell};
+use crate::util::DeferredPanic;
 
 use super::World;
-
-/// A recorded call on the world, boxed.
-type Call = Box<dyn FnOnce(&mut World) -> Result<(), Error> + Send>;
-
-/// One recorded change. Despawns and removals carry no value, so they need
-/// no allocation; everything else is a boxed call on the world.
-enum Command {
-    Despawn(Entity),
-    Remove {
-        entity: Entity,
-        remove: fn(&mut World, Entity) -> Result<(), Error>,
-    },
-    /// Gives the reserved `entity` its bundle: until it applies, the entity
-    /// is alive (once reserved ids are settled) and holds nothing.
-    Spawn {
-        entity: Entity,
-        call: SyncCell<Call>,
-    },
-    /// In a `SyncCell`, so that a world holding a queue stays `Sync`.
-    Call(SyncCell<Call>),
-}
+use super::command_bytes::CommandBytes;
 
 /// A buffer of recorded changes, applied to a world in the order they were
 /// recorded. Each system's [`Commands`] write to their own queue; the world
@@ -58,7 +38,9 @@ enum Command {
 /// ```
 #[derive(Default)]
 pub struct CommandQueue {
-    commands: Vec<Command>,
+    /// Every command, a spawn, a despawn or any other call on the world,
+    /// written in place in recording order.
+    commands: CommandBytes,
     /// Names of systems to take out of the schedule once the frame ends.
     removals: Vec<String>,
 }
@@ -69,16 +51,6 @@ impl fmt::Debug for CommandQueue {
             .field("commands", &self.commands.len())
             .field("removals", &self.removals)
             .finish()
-    }
-}
-
-impl Command {
-    /// The entity a spawn gives its bundle; `None` for other commands.
-    fn spawned(&self) -> Option<Entity> {
-        match self {
-            Command::Spawn { entity, .. } => Some(*entity),
-            _ => None,
-        }
     }
 }
 
@@ -102,21 +74,13 @@ impl CommandQueue {
         world.settle_reserved();
         // Drained, not taken: the buffer keeps its capacity for the next
         // frame's commands.
-        let mut commands = self.commands.drain(..);
+        let mut commands = self.commands.drain();
         let mut spawning = None;
         let applied = panic::catch_unwind(AssertUnwindSafe(|| {
-            for command in commands.by_ref() {
-                let result = match command {
-                    Command::Despawn(entity) => world.despawn(entity),
-                    Command::Remove { entity, remove } => remove(world, entity),
-                    Command::Spawn { entity, call } => {
-                        spawning = Some(entity);
-                        let result = call.into_inner()(world);
-                        spawning = None;
-                        result
-                    }
-                    Command::Call(call) => call.into_inner()(world),
-                };
+            while let Some(command) = commands.next() {
+                spawning = command.spawned();
+                let result = command.run(world);
+                spawning = None;
                 if let Err(error) = result {
                     failed(error);
                 }
@@ -126,8 +90,8 @@ impl CommandQueue {
             let mut panics = DeferredPanic::default();
             panics.keep(Err(payload));
             let mut unmade: Vec<Entity> = spawning.into_iter().collect();
-            unmade.extend(commands.as_slice().iter().filter_map(Command::spawned));
-            panics.drop_each(commands);
+            unmade.extend(commands.spawned_rest());
+            commands.drop_rest(&mut panics);
             for entity in unmade {
                 // Its `OnRemove` observers may panic too; the first panic wins.
                 panics.run(|| drop(world.despawn(entity)));
@@ -140,9 +104,7 @@ impl CommandQueue {
     /// `Drop`s of the values they hold; the first such panic resumes.
     pub(crate) fn discard(&mut self) {
         self.removals.clear();
-        let mut panics = DeferredPanic::default();
-        panics.drop_each(self.commands.drain(..));
-        panics.resume();
+        self.commands.discard();
     }
 
     /// Drops every recorded command unapplied, as [`discard`](Self::discard)
@@ -151,7 +113,7 @@ impl CommandQueue {
     /// whose call is abandoned (or whose run panicked) recorded goes this way.
     pub(crate) fn abandon(&mut self, world: &mut World) {
         world.settle_reserved();
-        let unmade: Vec<Entity> = self.commands.iter().filter_map(Command::spawned).collect();
+        let unmade: Vec<Entity> = self.commands.spawned().collect();
         let mut panics = DeferredPanic::default();
         panics.run(|| self.discard());
         for entity in unmade {
@@ -376,11 +338,8 @@ impl<'w> Commands<'w> {
             Some(lane) => lane.reserve(self.entities),
             None => self.entities.reserve_one(),
         };
-        self.queue.commands.push(Command::Spawn {
-            entity,
-            call: SyncCell::new(Box::new(move |world: &mut World| {
-                world.insert_bundle(entity, bundle)
-            })),
+        self.queue.commands.push(Some(entity), move |world: &mut World| {
+            world.insert_bundle(entity, bundle)
         });
         entity
     }
@@ -436,9 +395,8 @@ impl<'w> Commands<'w> {
     /// assert!(!world.contains::<Frozen>(e));
     /// ```
     pub fn remove<T: Component>(&mut self, entity: Entity) {
-        self.queue.commands.push(Command::Remove {
-            entity,
-            remove: |world, entity| world.remove::<T>(entity).map(drop),
+        self.queue.commands.push(None, move |world: &mut World| {
+            world.remove::<T>(entity).map(drop)
         });
     }
 
@@ -453,7 +411,9 @@ impl<'w> Commands<'w> {
     /// assert!(!world.is_alive(e));
     /// ```
     pub fn despawn(&mut self, entity: Entity) {
-        self.queue.commands.push(Command::Despawn(entity));
+        self.queue
+            .commands
+            .push(None, move |world: &mut World| world.despawn(entity));
     }
 
     /// Records storing the resource `resource`, replacing one of its type.
@@ -536,9 +496,7 @@ impl<'w> Commands<'w> {
         &mut self,
         call: impl FnOnce(&mut World) -> Result<(), Error> + Send + 'static,
     ) {
-        self.queue
-            .commands
-            .push(Command::Call(SyncCell::new(Box::new(call))));
+        self.queue.commands.push(None, call);
     }
 }
 

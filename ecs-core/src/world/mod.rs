@@ -5,6 +5,7 @@
 mod catalog;
 mod change;
 mod clone;
+mod command_bytes;
 mod commands;
 mod component_hooks;
 mod entity_commands;
