@@ -65,7 +65,11 @@ fn values_of_every_alignment_arrive_whole_in_recording_order() {
     assert!(!world.is_alive(c));
     assert_eq!(drops.load(Ordering::SeqCst), 0);
     drop(world);
-    assert_eq!(drops.load(Ordering::SeqCst), 1, "dropped once, with the world");
+    assert_eq!(
+        drops.load(Ordering::SeqCst),
+        1,
+        "dropped once, with the world"
+    );
 }
 
 #[test]
@@ -122,7 +126,11 @@ fn a_panicking_drop_of_one_unapplied_value_drops_the_others() {
     commands.spawn(counted(&drops, "quiet"));
     let panic = catch_unwind(AssertUnwindSafe(|| world.flush()));
     assert!(panic.is_err());
-    assert_eq!(drops.load(Ordering::SeqCst), 2, "the loud value and the quiet one");
+    assert_eq!(
+        drops.load(Ordering::SeqCst),
+        2,
+        "the loud value and the quiet one"
+    );
 }
 
 #[test]

@@ -131,7 +131,13 @@ impl CommandBytes {
         debug_assert!(at + HEADER <= self.bytes.len(), "a record starts here");
         // SAFETY: a header was written at `at` (the caller's contract), and
         // headers are read unaligned, as written.
-        unsafe { self.bytes.as_ptr().add(at).cast::<Header>().read_unaligned() }
+        unsafe {
+            self.bytes
+                .as_ptr()
+                .add(at)
+                .cast::<Header>()
+                .read_unaligned()
+        }
     }
 
     /// The entities the recorded spawns give bundles, in order.
@@ -211,7 +217,8 @@ pub(crate) struct Drain<'a> {
     next: usize,
 }
 
-/// One command taken out of the buffer: run it, or drop it.
+/// One command taken out of the buffer: run it, or drop it (dropping the
+/// `Taken` drops the command unrun).
 pub(crate) struct Taken<'d> {
     value: *mut MaybeUninit<u8>,
     header: Header,
@@ -228,9 +235,19 @@ impl Taken<'_> {
     /// Runs the command on `world`.
     #[inline]
     pub(crate) fn run(self, world: &mut World) -> Result<(), Error> {
+        let this = core::mem::ManuallyDrop::new(self);
         // SAFETY: the value was written by `push` with this header, and the
-        // walk stepped past it when it was taken, so nothing else moves it out.
-        unsafe { (self.header.run)(self.value, Some(world)) }
+        // walk stepped past it when it was taken, so nothing else moves it
+        // out; `this` is never dropped, so neither does its `Drop`.
+        unsafe { (this.header.run)(this.value, Some(world)) }
+    }
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        // SAFETY: as in `run`, which forgets the `Taken` it consumes: the
+        // value is live, and this is the one place left that moves it out.
+        drop(unsafe { (self.header.run)(self.value, None) });
     }
 }
 
@@ -267,10 +284,7 @@ impl Drain<'_> {
     /// `Drop`, into `panics`; then the buffer is empty.
     pub(crate) fn drop_rest(&mut self, panics: &mut DeferredPanic) {
         while let Some(taken) = self.next() {
-            let Taken { value, header, .. } = taken;
-            // SAFETY: taken from the walk just now, so live and moved out by
-            // nobody else; given no world, the call drops it.
-            panics.run(|| drop(unsafe { (header.run)(value, None) }));
+            panics.run(|| drop(taken));
         }
         self.queue.bytes.clear();
         self.queue.count = 0;

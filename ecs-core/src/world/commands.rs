@@ -338,9 +338,11 @@ impl<'w> Commands<'w> {
             Some(lane) => lane.reserve(self.entities),
             None => self.entities.reserve_one(),
         };
-        self.queue.commands.push(Some(entity), move |world: &mut World| {
-            world.insert_bundle(entity, bundle)
-        });
+        self.queue
+            .commands
+            .push(Some(entity), move |world: &mut World| {
+                world.insert_bundle(entity, bundle)
+            });
         entity
     }
 
