@@ -38,6 +38,7 @@ use crate::component::Component;
 use crate::entity::{DeadEntity, Entities, Entity, Liveness};
 use crate::error::Error;
 use crate::event::EventRegistry;
+use crate::query::KeptMatches;
 use crate::util::DeferredPanic;
 use crate::view::{Exclusive, WorldData, WorldView};
 
@@ -123,6 +124,8 @@ pub struct World {
     /// The masks' change count when the layout was last sorted: what the
     /// layout debt counts from.
     layout_sorted_at: u64,
+    /// What the queries of [`World::query`] found, per query type.
+    kept_matches: KeptMatches,
 }
 
 impl World {
