@@ -74,9 +74,12 @@ fn each_query_type_keeps_its_own_matches() {
     assert_eq!(world.query::<&A>().with::<Tag>().match_stats(), None);
 }
 
-/// Every `(A, B)` match by entity, through the kept path and through a
-/// read-only query that plans afresh.
-fn both_ways(world: &mut World) -> (BTreeMap<Entity, (u32, u32)>, BTreeMap<Entity, (u32, u32)>) {
+/// Each `(A, B)` match's values, by entity.
+type Rows = BTreeMap<Entity, (u32, u32)>;
+
+/// Every `(A, B)` match, through the kept path and through a read-only query
+/// that plans afresh.
+fn both_ways(world: &mut World) -> (Rows, Rows) {
     let kept = world
         .query::<(Entity, &A, &B)>()
         .iter()
