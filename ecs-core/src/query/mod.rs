@@ -44,6 +44,7 @@ mod column;
 mod data;
 mod filter;
 mod iter;
+mod kept;
 mod many;
 mod matches;
 mod mut_column;
@@ -59,6 +60,7 @@ mod tuple;
 use core::any::type_name;
 
 use iter::Candidates;
+pub(crate) use kept::KeptMatches;
 use matches::Matches;
 use plan::Plan;
 use probe::{Seat, probe};
