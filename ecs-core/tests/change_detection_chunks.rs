@@ -97,6 +97,9 @@ impl Keep {
     }
 }
 
+type UnshieldedChanges<'w, 'a> = Query<'w, (Entity, &'a Hp), (Changed<Hp>, Without<Shield>)>;
+type ChangedOrShielded<'w, 'a> = Query<'w, (Entity, &'a Hp), Or<(Changed<Hp>, With<Shield>)>>;
+
 fn schedule(seen: &Seen) -> Schedule {
     let mut s = Schedule::new();
     let s0 = Arc::clone(seen);
@@ -109,7 +112,7 @@ fn schedule(seen: &Seen) -> Schedule {
             let mut found = Vec::new();
             for (e, mut hp) in q.iter_mut() {
                 found.push(e);
-                if hp.0 % 4 == 0 {
+                if hp.0.is_multiple_of(4) {
                     hp.0 += 1;
                 }
             }
@@ -130,7 +133,7 @@ fn schedule(seen: &Seen) -> Schedule {
     let s2 = Arc::clone(seen);
     s.add_system(
         Stage::PostUpdate,
-        (move |mut q: Query<(Entity, &Hp), (Changed<Hp>, Without<Shield>)>| {
+        (move |mut q: UnshieldedChanges<'_, '_>| {
             let mut found = Vec::new();
             q.for_each(|(e, _)| found.push(e));
             record(&s2, "fold_unshielded", found);
@@ -165,7 +168,7 @@ fn schedule(seen: &Seen) -> Schedule {
     let s5 = Arc::clone(seen);
     s.add_system(
         Stage::PostUpdate,
-        (move |q: Query<(Entity, &Hp), Or<(Changed<Hp>, With<Shield>)>>| {
+        (move |q: ChangedOrShielded<'_, '_>| {
             record(&s5, "or_shielded", q.iter().map(|(e, _)| e).collect());
         })
         .named("or_shielded"),
@@ -213,7 +216,7 @@ impl Model {
         let mut reports = BTreeMap::from([("writer", seen.clone())]);
         for e in seen {
             let hp = self.hp.get_mut(&e).unwrap();
-            if *hp % 4 == 0 {
+            if hp.is_multiple_of(4) {
                 *hp += 1;
                 self.changed_at.insert(e, run);
             }
@@ -295,7 +298,7 @@ fn run(ops: &[Op]) {
         match *op {
             Op::SpawnBatch(n, every) => {
                 let first = model.live.len();
-                let shielded = |i: usize| i % usize::from(every) == 0;
+                let shielded = |i: usize| i.is_multiple_of(usize::from(every));
                 let spawned = world.spawn_batch((0..n).map(|i| Hp(i % 50)));
                 let at = model.tick();
                 for (i, &e) in spawned.iter().enumerate() {
@@ -419,7 +422,7 @@ fn every_tenth_written_is_every_tenth_seen() {
             (|mut q: Query<(Entity, &mut Hp)>, mut frame: Local<u16>| {
                 let now = *frame;
                 q.for_each(|(e, mut hp)| {
-                    if (e.index() as u16 + now) % 10 == 0 {
+                    if (e.index() as u16 + now).is_multiple_of(10) {
                         hp.0 += 1;
                     }
                 });

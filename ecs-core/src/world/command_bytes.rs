@@ -255,10 +255,6 @@ impl Drain<'_> {
     /// The next command, no longer the buffer's: it runs or drops when the
     /// caller says, and a panic meanwhile leaves the walk at the one after.
     #[inline]
-    #[expect(
-        clippy::should_implement_trait,
-        reason = "each item borrows the walk, which `Iterator` cannot express"
-    )]
     pub(crate) fn next(&mut self) -> Option<Taken<'_>> {
         if self.next >= self.queue.bytes.len() {
             return None;
