@@ -40,6 +40,7 @@
 
 mod changed;
 mod column;
+mod component_fetch;
 mod data;
 mod filter;
 mod iter;
@@ -54,6 +55,7 @@ mod read_only;
 mod slices;
 mod state;
 mod tuple;
+mod world_query;
 
 use core::any::type_name;
 
@@ -70,6 +72,7 @@ pub use matches::MatchStats;
 pub use read_only::ReadOnlyQuery;
 pub use slices::SliceQueryData;
 pub use state::QueryState;
+pub use world_query::WorldQuery;
 
 // The machinery `#[derive(Query)]` and hand-written fetches name; users never do.
 #[doc(hidden)]
