@@ -111,8 +111,9 @@ impl<T: Component> StorageRoot<T> {
 /// A storage every match of a query must be in, as the query sees it when
 /// choosing where its candidates come from.
 ///
-/// A fetch reports these through [`QueryData::for_each_required`]; a fetch that
-/// wraps others forwards theirs.
+/// A fetch or filter reports these through
+/// [`WorldQuery::for_each_required`](super::WorldQuery::for_each_required);
+/// one that wraps others forwards theirs.
 ///
 /// ```
 /// use ecs_core::prelude::*;
