@@ -142,9 +142,9 @@ pub use state::States;
 pub use world::{
     ChildOf, Children, CloneReport, Commands, ComponentHook, ComponentHooks, ComponentInspection,
     ComponentType, DeferredWorld, EntityCommands, EntityInspection, EntityMut, EntityRef,
-    FromWorld, HeldComponent, HookContext, HookKind, IntoObserver, LayoutStats, Observer,
-    ObserverEntry, Relationship, RelationshipTarget, SpawnChildren, StorageLayout, SystemId,
-    TreeInspection, View, ViewMut, World, WorldInspection, WorldStats,
+    FromWorld, HeldComponent, HookContext, HookKind, IntoObserver, LayoutStats, MIN_LAYOUT_DEBT,
+    Observer, ObserverEntry, Relationship, RelationshipTarget, SpawnChildren, StorageLayout,
+    SystemId, TreeInspection, View, ViewMut, World, WorldInspection, WorldStats,
 };
 // Plumbing a game does not name: what generated code and the crate's own
 // types need, public for them and kept off the front page.

@@ -34,6 +34,10 @@ pub(crate) fn masked_ids(mut mask: u64) -> impl Iterator<Item = ComponentId> {
 #[derive(Default)]
 pub(crate) struct ComponentMasks {
     masks: Vec<u64>,
+    /// How many signatures were written: one per mark, unmark or clear of
+    /// an index, never wrapping in practice. The world's layout decays as
+    /// signatures change, so this is what its layout debt counts.
+    changes: u64,
 }
 
 impl ComponentMasks {
@@ -46,6 +50,7 @@ impl ComponentMasks {
     /// Records that the entity at `index` now holds every component in `mask`.
     #[inline]
     pub(crate) fn mark_all(&mut self, index: u32, mask: u64) {
+        self.changes = self.changes.wrapping_add(1);
         // One bounds check on the common path: the index is covered.
         match self.masks.get_mut(index as usize) {
             Some(held) => *held |= mask,
@@ -66,6 +71,7 @@ impl ComponentMasks {
     #[inline]
     pub(crate) fn mark_range(&mut self, first: u32, count: usize, mask: u64) {
         let (first, end) = (first as usize, first as usize + count);
+        self.changes = self.changes.wrapping_add(count as u64);
         if self.masks.len() <= first {
             // The usual case, a run of fresh indices at the end: one fill.
             self.masks.resize(first, 0);
@@ -103,6 +109,7 @@ impl ComponentMasks {
     /// Records that the entity at `index` no longer holds component `id`.
     #[inline]
     pub(crate) fn unmark(&mut self, index: u32, id: ComponentId) {
+        self.changes = self.changes.wrapping_add(1);
         if let Some(mask) = self.masks.get_mut(index as usize) {
             *mask &= !mask_bit(id);
         }
@@ -117,6 +124,7 @@ impl ComponentMasks {
     /// Forgets every component of the entity at `index`, once it is despawned.
     #[inline]
     pub(crate) fn clear(&mut self, index: u32) {
+        self.changes = self.changes.wrapping_add(1);
         if let Some(mask) = self.masks.get_mut(index as usize) {
             *mask = 0;
         }
@@ -124,7 +132,15 @@ impl ComponentMasks {
 
     /// Forgets every component of every entity.
     pub(crate) fn clear_all(&mut self) {
+        self.changes = self.changes.wrapping_add(self.masks.len() as u64);
         self.masks.fill(0);
+    }
+
+    /// How many signatures were written since the table was made: each
+    /// mark, unmark and clear of one index counts one.
+    #[inline]
+    pub(crate) fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// Makes room for `additional` more entity indices.
@@ -168,6 +184,20 @@ mod tests {
         assert_eq!(masks.get(9), 0);
         masks.clear_all();
         assert_eq!(masks.get(3), 0);
+    }
+
+    #[test]
+    fn every_signature_write_counts_one_change() {
+        let mut masks = ComponentMasks::default();
+        masks.mark(1, ComponentId(0));
+        masks.mark_all(1, 0b110);
+        masks.unmark(1, ComponentId(2));
+        masks.clear(1);
+        assert_eq!(masks.changes(), 4);
+        masks.mark_range(10, 5, 0b1);
+        assert_eq!(masks.changes(), 9, "a range counts each index");
+        assert_eq!(masks.get(1), 0);
+        assert_eq!(masks.get(12), 1);
     }
 
     #[test]

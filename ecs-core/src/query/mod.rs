@@ -44,6 +44,7 @@ mod component_fetch;
 mod data;
 mod filter;
 mod iter;
+mod kept;
 mod many;
 mod matches;
 mod mut_column;
@@ -60,6 +61,7 @@ mod world_query;
 use core::any::type_name;
 
 use iter::Candidates;
+pub(crate) use kept::KeptMatches;
 use matches::Matches;
 use plan::Plan;
 use probe::{Seat, probe};

@@ -303,6 +303,7 @@ impl RollbackRegistry {
     pub fn save(&self, world: &World) -> WorldState {
         let mut state = WorldState {
             allocator: AllocatorCopy::default(),
+            layout_debt: 0,
             columns: Vec::new(),
             resources: Vec::new(),
             checksum: OnceLock::new(),
@@ -334,6 +335,7 @@ impl RollbackRegistry {
         let (entities, storages, resources) = world.rollback_source();
         state.checksum = OnceLock::new();
         entities.copy_into(&mut state.allocator);
+        state.layout_debt = world.layout_debt();
         let same_columns = state.columns.len() == self.columns.len()
             && state
                 .columns
@@ -381,7 +383,8 @@ impl RollbackRegistry {
     /// Components of types this registry does not name stay on the entities
     /// that were alive at the save and still are; every other entity loses
     /// them. Observers and hooks do not run: a restore is not a game event.
-    /// Groups are packed again. The world's change counter keeps counting
+    /// Groups are packed again, and the layout debt is put back, so
+    /// [`World::maintain_layout`] re-sorts at the frames it did before. The world's change counter keeps counting
     /// forward, so systems see the restored values as changed when their
     /// saved ticks say so, never as newer than their last run.
     ///
@@ -427,6 +430,9 @@ impl RollbackRegistry {
                 resource.restore(parts.resources, &**copy);
             }
         });
+        // The restore's own writes are not the game's: the debt is the saved
+        // one, so `maintain_layout` sorts at the frames it sorted at before.
+        world.set_layout_debt(saved.layout_debt);
         Ok(())
     }
 

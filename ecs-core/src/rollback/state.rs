@@ -36,6 +36,9 @@ use crate::entity::AllocatorCopy;
 /// ```
 pub struct WorldState {
     pub(crate) allocator: AllocatorCopy,
+    /// The world's layout debt, so a restored world re-sorts its layout at
+    /// the frames the saved one would have.
+    pub(crate) layout_debt: u64,
     pub(crate) columns: Vec<(Arc<dyn RollbackColumn>, Box<dyn SavedValue>)>,
     pub(crate) resources: Vec<(Arc<dyn RollbackResource>, Box<dyn SavedValue>)>,
     /// Computed on first ask; emptied whenever the state is saved over.
@@ -94,6 +97,7 @@ impl Clone for WorldState {
     fn clone(&self) -> Self {
         Self {
             allocator: self.allocator.clone(),
+            layout_debt: self.layout_debt,
             columns: self
                 .columns
                 .iter()

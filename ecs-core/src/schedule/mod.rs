@@ -216,6 +216,8 @@ pub struct Schedule {
     started: bool,
     parallel: bool,
     parallel_threshold: usize,
+    /// Whether each frame starts with [`World::maintain_layout`].
+    auto_layout: bool,
     command_errors: Vec<CommandError>,
     frames: u64,
     parallel_batches: u64,
@@ -259,6 +261,7 @@ impl Schedule {
             started: false,
             parallel: cfg!(feature = "parallel"),
             parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
+            auto_layout: true,
             command_errors: Vec::new(),
             frames: 0,
             parallel_batches: 0,
@@ -307,6 +310,43 @@ impl Schedule {
     /// ```
     pub fn set_parallel_threshold(&mut self, entities: usize) {
         self.parallel_threshold = entities;
+    }
+
+    /// Whether each frame starts with
+    /// [`world.maintain_layout()`](World::maintain_layout), which re-sorts
+    /// the storages by signature once enough entities have changed since the
+    /// last pass, so the systems' queries keep reading long zipped runs.
+    /// On by default. Turn it off for a game that depends on the order in
+    /// which a query visits entities, or that sorts at moments of its own
+    /// choosing with [`World::optimize_layout`].
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    ///
+    /// let mut world = World::new();
+    /// for i in 0..2_000 {
+    ///     let e = world.spawn(Position(0.0));
+    ///     if i % 2 == 0 {
+    ///         world.insert(e, Velocity(1.0))?;
+    ///     }
+    /// }
+    /// let mut schedule = Schedule::new();
+    /// schedule.set_auto_layout(false);
+    /// schedule.run(&mut world)?;
+    /// assert!(!world.layout_stats().is_optimized(), "left as it was");
+    /// schedule.set_auto_layout(true);
+    /// schedule.run(&mut world)?;
+    /// assert!(world.layout_stats().is_optimized());
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn set_auto_layout(&mut self, on: bool) -> &mut Self {
+        self.auto_layout = on;
+        self
     }
 
     /// Adds `system` to `stage`.
@@ -505,6 +545,11 @@ impl Schedule {
     /// Failed commands are not errors of `run`: see
     /// [`command_errors`](Self::command_errors).
     ///
+    /// The frame starts with
+    /// [`world.maintain_layout()`](World::maintain_layout) unless
+    /// [`set_auto_layout(false)`](Self::set_auto_layout) turned it off: the
+    /// order in which queries visit entities may change between frames.
+    ///
     /// # Panics
     /// A panic in a system reaches the caller after the other systems of its
     /// batch finish and the world is left consistent: the commands its stage
@@ -539,6 +584,9 @@ impl Schedule {
             }
         }
         self.command_errors.clear();
+        if self.auto_layout {
+            world.maintain_layout();
+        }
         // The time is read before the ticks here and after them at the end, so
         // the frame's time spans its ticks: the calibration may understate
         // ticks per nanosecond (when the thread is descheduled between two

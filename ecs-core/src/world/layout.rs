@@ -38,6 +38,11 @@ impl LayoutStats {
     }
 }
 
+/// The fewest signature changes at which
+/// [`World::maintain_layout`] sorts the layout, so a small world is not
+/// re-sorted every few changes.
+pub const MIN_LAYOUT_DEBT: u64 = 1_024;
+
 impl World {
     /// Sorts every storage's entities by their signature (which component
     /// types each holds, then its index), so that the entities holding the
@@ -85,7 +90,87 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn optimize_layout(&mut self) -> usize {
+        self.layout_sorted_at = self.data.masks.changes();
         self.sort_layout()
+    }
+
+    /// How many signatures changed since the layout was last sorted: each
+    /// component added to or removed from an entity, each spawn and each
+    /// despawn counts one. What [`maintain_layout`](Self::maintain_layout)
+    /// weighs against the number of live entities.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(Health(3));
+    /// world.remove::<Health>(e)?;
+    /// assert_eq!(world.layout_debt(), 2);
+    /// world.optimize_layout();
+    /// assert_eq!(world.layout_debt(), 0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn layout_debt(&self) -> u64 {
+        self.data
+            .masks
+            .changes()
+            .wrapping_sub(self.layout_sorted_at)
+    }
+
+    /// Sorts the layout, as [`optimize_layout`](Self::optimize_layout) does,
+    /// when the [`layout_debt`](Self::layout_debt) has reached half the
+    /// number of live entities (and at least [`MIN_LAYOUT_DEBT`]); returns
+    /// whether it did.
+    ///
+    /// [`Schedule::run`](crate::schedule::Schedule::run) calls it at the
+    /// start of every frame (unless
+    /// [`set_auto_layout(false)`](crate::schedule::Schedule::set_auto_layout)),
+    /// so a game's queries keep finding their matches as long runs while
+    /// entities come and go. A game that runs its queries by hand calls it
+    /// once per frame. The pass is linear in the entries of the storages it
+    /// checks plus `k log k` in the `k` entities out of place, and it comes
+    /// at most once per that many structural changes, so its cost spread
+    /// over them is a small constant per change.
+    ///
+    /// Deterministic: whether a pass runs depends only on the world (its
+    /// changes and live entities), and a rollback restore puts the debt back
+    /// as it was saved, so a re-simulated frame sorts where the original did.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Position(f32);
+    /// #[derive(Component)]
+    /// struct Velocity(f32);
+    ///
+    /// let mut world = World::new();
+    /// for i in 0..2_000 {
+    ///     let e = world.spawn(Position(0.0));
+    ///     if i % 2 == 0 {
+    ///         world.insert(e, Velocity(1.0))?;
+    ///     }
+    /// }
+    /// assert!(world.maintain_layout(), "3,000 changes over 2,000 entities");
+    /// assert!(world.layout_stats().is_optimized());
+    /// assert!(!world.maintain_layout(), "nothing changed since");
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn maintain_layout(&mut self) -> bool {
+        let due = (self.len() as u64 / 2).max(MIN_LAYOUT_DEBT);
+        if self.layout_debt() < due {
+            return false;
+        }
+        self.optimize_layout();
+        true
+    }
+
+    /// Makes the layout debt `debt`, as a rollback restore puts it back.
+    pub(crate) fn set_layout_debt(&mut self, debt: u64) {
+        self.layout_sorted_at = self.data.masks.changes().wrapping_sub(debt);
     }
 
     /// How much of each storage is in the signature order

@@ -38,6 +38,7 @@ use crate::component::Component;
 use crate::entity::{DeadEntity, Entities, Entity, Liveness};
 use crate::error::Error;
 use crate::event::EventRegistry;
+use crate::query::KeptMatches;
 use crate::util::DeferredPanic;
 use crate::view::{Exclusive, WorldData, WorldView};
 
@@ -53,7 +54,7 @@ pub use entity_ref::{EntityMut, EntityRef};
 pub use from_world::FromWorld;
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use inspect_tree::TreeInspection;
-pub use layout::{LayoutStats, StorageLayout};
+pub use layout::{LayoutStats, MIN_LAYOUT_DEBT, StorageLayout};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
 pub use one_shot::{IntoOneShotSystem, OneShotSystem, SystemId};
@@ -120,6 +121,11 @@ pub struct World {
     relationship_slots: RelationshipSlots,
     /// Which components arrived as requirements of others.
     requirement_marks: RequirementMarks,
+    /// The masks' change count when the layout was last sorted: what the
+    /// layout debt counts from.
+    layout_sorted_at: u64,
+    /// What the queries of [`World::query`] found, per query type.
+    kept_matches: KeptMatches,
 }
 
 impl World {

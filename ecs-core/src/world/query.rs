@@ -3,6 +3,7 @@
 //! methods of [`QueryState`] that take the world.
 
 use crate::query::{Query, QueryData, QueryFilter, QueryIter, QueryState, ReadOnlyQueryData};
+use crate::view::WorldView;
 
 use super::World;
 
@@ -29,7 +30,7 @@ impl World {
     /// }
     /// ```
     pub fn query<Q: QueryData>(&mut self) -> Query<'_, Q> {
-        Query::new(self.data_view_mut())
+        self.query_filtered::<Q, ()>()
     }
 
     /// A query over every entity that holds what `Q` fetches and passes `F`.
@@ -53,7 +54,10 @@ impl World {
     /// assert_eq!(total, 5);
     /// ```
     pub fn query_filtered<Q: QueryData, F: QueryFilter>(&mut self) -> Query<'_, Q, F> {
-        Query::new(self.data_view_mut())
+        let view = WorldView::exclusive(&mut self.data);
+        // SAFETY: the table is this world's own, and `view` borrows this
+        // world's data, as every call on the table does.
+        unsafe { self.kept_matches.query(view) }
     }
 
     /// A read-only query through a shared borrow, so several can be used at
