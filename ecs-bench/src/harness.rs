@@ -26,6 +26,13 @@ pub trait Bench: 'static {
     /// (a count, a sum of components). After setup and one run it must equal
     /// the `ideal` contender's, which proves the work was done.
     fn checksum(&mut self) -> f64;
+
+    /// For this ECS's contenders, a line on how the world is laid out for
+    /// the workload's queries after the runs ([`crate::layout::describe`]);
+    /// the report prints it under the workload's table.
+    fn layout(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// A [`Bench`] behind a pointer: one dynamic call per sample, then a loop
@@ -36,6 +43,9 @@ pub trait Timed {
 
     /// See [`Bench::checksum`].
     fn checksum(&mut self) -> f64;
+
+    /// See [`Bench::layout`].
+    fn layout(&mut self) -> Option<String>;
 }
 
 impl<B: Bench> Timed for B {
@@ -64,6 +74,10 @@ impl<B: Bench> Timed for B {
 
     fn checksum(&mut self) -> f64 {
         Bench::checksum(self)
+    }
+
+    fn layout(&mut self) -> Option<String> {
+        Bench::layout(self)
     }
 }
 

@@ -9,6 +9,8 @@ pub mod boids;
 pub mod components;
 pub mod fonts;
 pub mod harness;
+pub mod layout;
 pub mod math;
 pub mod rng;
+pub mod text;
 pub mod workloads;

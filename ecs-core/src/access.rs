@@ -48,7 +48,7 @@ struct Entry {
 ///
 /// ```
 /// use ecs_core::prelude::*;
-/// use ecs_core::query::{Access, AccessMode, QueryData};
+/// use ecs_core::query::{Access, AccessMode, WorldQuery};
 ///
 /// #[derive(Component)]
 /// struct Position(f32);
@@ -131,7 +131,7 @@ impl Access {
     ///
     /// ```
     /// # use ecs_core::prelude::*;
-    /// # use ecs_core::query::{Access, AccessMode, QueryData, QueryFilter};
+    /// # use ecs_core::query::{Access, AccessMode, WorldQuery};
     /// #[derive(Component)]
     /// #[component(track_changes)]
     /// struct Health(u32);
@@ -180,7 +180,7 @@ impl Access {
     ///
     /// ```
     /// # use ecs_core::prelude::*;
-    /// # use ecs_core::query::{Access, AccessMode, QueryData};
+    /// # use ecs_core::query::{Access, AccessMode, WorldQuery};
     /// #[derive(Component)]
     /// struct Health(u32);
     ///
@@ -200,7 +200,7 @@ impl Access {
     ///
     /// ```
     /// # use ecs_core::prelude::*;
-    /// # use ecs_core::query::{Access, QueryData};
+    /// # use ecs_core::query::{Access, WorldQuery};
     /// #[derive(Component)]
     /// struct Health(u32);
     ///
@@ -238,7 +238,7 @@ impl Access {
     ///
     /// ```
     /// # use ecs_core::prelude::*;
-    /// # use ecs_core::query::{Access, QueryData, QueryFilter};
+    /// # use ecs_core::query::{Access, WorldQuery};
     /// #[derive(Component)]
     /// struct Position(f32);
     /// #[derive(Component)]
@@ -277,7 +277,7 @@ impl Access {
     ///
     /// ```
     /// # use ecs_core::prelude::*;
-    /// # use ecs_core::query::{Access, AccessMode, QueryData};
+    /// # use ecs_core::query::{Access, AccessMode, WorldQuery};
     /// #[derive(Component)]
     /// struct Shield(u32);
     ///
@@ -326,7 +326,7 @@ impl Access {
     ///
     /// ```
     /// # use ecs_core::prelude::*;
-    /// # use ecs_core::query::{Access, AccessMode, QueryData};
+    /// # use ecs_core::query::{Access, AccessMode, WorldQuery};
     /// #[derive(Component)]
     /// struct Position(f32);
     ///
@@ -355,7 +355,7 @@ impl Access {
     /// ```
     /// use std::any::TypeId;
     /// use ecs_core::prelude::*;
-    /// use ecs_core::query::{Access, AccessMode, QueryData};
+    /// use ecs_core::query::{Access, AccessMode, WorldQuery};
     ///
     /// #[derive(Component)]
     /// struct Position(f32);

@@ -140,3 +140,14 @@ fn writes_through_kept_runs_reach_every_match_once() {
         .collect();
     assert_eq!(rows, expected);
 }
+
+#[test]
+fn a_conflicting_query_panics_on_every_call() {
+    let (mut world, _) = world_of(3);
+    for _ in 0..2 {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            world.query::<(&mut B, &B)>().for_each(|_| {});
+        }));
+        assert!(result.is_err(), "&mut B beside &B is refused each time");
+    }
+}

@@ -224,6 +224,20 @@ impl<const PARALLEL: bool> Bench for Ours<PARALLEL> {
     fn checksum(&mut self) -> f64 {
         ours_checksum(&self.world)
     }
+
+    fn layout(&mut self) -> Option<String> {
+        Some(ours_layout(&mut self.world))
+    }
+}
+
+/// The layout line of our world: the three systems' queries, by hand.
+fn ours_layout(world: &mut World) -> String {
+    let stats = [
+        world.query::<(&mut A, &mut B)>().match_stats(),
+        world.query::<(&mut C, &mut D)>().match_stats(),
+        world.query::<(&mut C, &mut E)>().match_stats(),
+    ];
+    crate::layout::describe(world, stats.into_iter().flatten())
 }
 
 /// Ours without a schedule: the three queries by hand, as hecs and sparsey
@@ -250,6 +264,10 @@ impl Bench for OursByHand {
 
     fn checksum(&mut self) -> f64 {
         ours_checksum(&self.0)
+    }
+
+    fn layout(&mut self) -> Option<String> {
+        Some(ours_layout(&mut self.0))
     }
 }
 

@@ -365,6 +365,24 @@ impl<const MODE: u8> Bench for Ours<MODE> {
     fn checksum(&mut self) -> f64 {
         ours_checksum(&self.world)
     }
+
+    fn layout(&mut self) -> Option<String> {
+        Some(ours_layout(&mut self.world))
+    }
+}
+
+/// The layout line of our world: the 100 systems' queries, by hand (the
+/// world keeps their matches as the systems keep theirs, over the same
+/// storages).
+fn ours_layout(world: &mut World) -> String {
+    let mut stats = Vec::new();
+    macro_rules! probe {
+        ($i:tt, $r:ty, $w:ty) => {
+            stats.extend(world.query::<(&$r, &mut $w)>().match_stats());
+        };
+    }
+    for_each_system!(probe);
+    crate::layout::describe(world, stats.into_iter())
 }
 
 /// System `i`'s work on our world, without a schedule.
@@ -405,6 +423,10 @@ impl<const OPTIMIZED: bool> Bench for OursByHand<OPTIMIZED> {
 
     fn checksum(&mut self) -> f64 {
         ours_checksum(&self.0)
+    }
+
+    fn layout(&mut self) -> Option<String> {
+        Some(ours_layout(&mut self.0))
     }
 }
 

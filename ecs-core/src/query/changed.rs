@@ -9,13 +9,14 @@ use crate::component::TrackedComponent;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::storage::SparseSet;
-use crate::view::WorldView;
+use crate::view::{ViewMode, WorldView};
 
 use super::Query;
 use super::chunk;
 use super::column::{Presence, Required, StorageRoot};
 use super::data::QueryData;
 use super::filter::{QueryFilter, sealed};
+use super::world_query::WorldQuery;
 
 /// Keeps entities whose `T` was added after the asker last looked: since the
 /// asking system's last run, or since the tick given to
@@ -223,15 +224,18 @@ impl<'w, T: TrackedComponent> TickFilter<'w, T> {
 
 macro_rules! tick_filter {
     ($filter:ident, $added:literal) => {
-        impl<T: TrackedComponent> QueryFilter for $filter<T> {
+        // SAFETY: reads `T`'s ticks (registered as such) and no component
+        // data; registers `T` as held by every match, which
+        // `matches_presence` keeps; the one storage reported is `T`'s, which
+        // holds every entity that has a `T`.
+        unsafe impl<T: TrackedComponent> WorldQuery for $filter<T> {
             type State<'w> = TickFilter<'w, T>;
+            type Prepared = Option<StorageRoot<T>>;
 
             fn access(access: &mut Access) {
                 access.read_ticks::<T>();
                 access.require::<T>();
             }
-
-            type Prepared = Option<StorageRoot<T>>;
 
             #[inline]
             fn prepare(view: WorldView<'_>) -> Self::Prepared {
@@ -239,19 +243,21 @@ macro_rules! tick_filter {
             }
 
             #[inline]
-            unsafe fn state_prepared<'w>(
+            unsafe fn state_prepared<'w, M: ViewMode>(
                 prepared: &Self::Prepared,
-                view: WorldView<'w>,
+                view: WorldView<'w, M>,
             ) -> TickFilter<'w, T> {
                 // SAFETY: found in the same world (the caller's contract).
-                unsafe { TickFilter::of(view, *prepared, $added) }
+                unsafe { TickFilter::of(view.as_shared(), *prepared, $added) }
             }
 
             #[inline]
             fn for_each_required<'w>(state: &TickFilter<'w, T>, f: &mut impl FnMut(Required<'w>)) {
                 f(state.presence.required());
             }
+        }
 
+        impl<T: TrackedComponent> QueryFilter for $filter<T> {
             const READS_TICKS: bool = true;
 
             #[inline(always)]

@@ -7,7 +7,7 @@ use core::ptr::NonNull;
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
 use crate::storage::{SparseReader, SparseSet};
-use crate::view::{DenseOrder, Exclusive, ViewMode, WorldView};
+use crate::view::{DenseOrder, Exclusive, Shared, ViewMode, WorldView};
 
 #[cfg(doc)]
 use super::data::QueryData;
@@ -22,10 +22,11 @@ use super::data::QueryData;
 /// Invariants:
 /// - `data` points at `entities.len()` initialised values of `T`, in the same
 ///   order as `entities`, and `sparse` maps exactly those entities;
-/// - a column made by `Column::exclusive` comes from a world borrowed
-///   exclusively for `'w`; the query holding it checked (through
-///   [`Access`](super::Access)) that nothing else in it reaches `T`'s data;
-/// - a column made by `Column::shared` is never written through;
+/// - a column made by `Column::new` from an [`Exclusive`] view comes from a
+///   world borrowed exclusively for `'w`; the query holding it checked
+///   (through [`Access`](super::Access)) that nothing else in it reaches
+///   `T`'s data;
+/// - a column made from a [`Shared`] view is never written through;
 /// - `shift` only moves where aligned reads land: an aligned read of the
 ///   driver's position `i` reads this column's `i.wrapping_add(shift)`, and is
 ///   made only after [`aligned`](Self::aligned), with the same shift, found the
@@ -60,13 +61,13 @@ pub struct Column<'w, T> {
 ///
 /// ```
 /// use ecs_core::prelude::*;
-/// use ecs_core::query::{QueryData, StorageRoot};
+/// use ecs_core::query::{StorageRoot, WorldQuery};
 ///
 /// #[derive(Component)]
 /// struct Position(f32);
 ///
 /// // What a prepared `&Position` keeps: the storage, once the world has one.
-/// fn kept(_: <&Position as QueryData>::Prepared) {}
+/// fn kept(_: <&Position as WorldQuery>::Prepared) {}
 /// let _: fn(Option<StorageRoot<Position>>) = kept;
 /// ```
 pub struct StorageRoot<T> {
@@ -110,8 +111,9 @@ impl<T: Component> StorageRoot<T> {
 /// A storage every match of a query must be in, as the query sees it when
 /// choosing where its candidates come from.
 ///
-/// A fetch reports these through [`QueryData::for_each_required`]; a fetch that
-/// wraps others forwards theirs.
+/// A fetch or filter reports these through
+/// [`WorldQuery::for_each_required`](super::WorldQuery::for_each_required);
+/// one that wraps others forwards theirs.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -238,7 +240,7 @@ unsafe impl<T: Send + Sync> Sync for Column<'_, T> {}
 
 // SAFETY: a column owns nothing: a shared index reader, a shared entity
 // slice and a pointer into data the world owns. On another thread it reads
-// `T`s (`T: Sync`) and, made by `Column::exclusive`, writes distinct ones in
+// `T`s (`T: Sync`) and, made from an exclusive view, writes distinct ones in
 // place (`T: Send`), exactly what the `Sync` impl already allows.
 unsafe impl<T: Send + Sync> Send for Column<'_, T> {}
 
@@ -250,63 +252,76 @@ impl<T> Clone for Column<'_, T> {
 
 impl<T> Copy for Column<'_, T> {}
 
+/// How a column reaches its values, named by the mode of the view it is
+/// built from: a [`Shared`] view's column only reads them, an [`Exclusive`]
+/// view's may write them. The one difference between the column of `&T` and
+/// the column inside `&mut T`'s [`MutColumn`](super::mut_column::MutColumn).
+pub(crate) trait ColumnMode: ViewMode {
+    /// A pointer to the values of the storage at `set`, with the provenance
+    /// this mode needs: read-only for [`Shared`], writable for [`Exclusive`].
+    ///
+    /// # Safety
+    /// `set` points at a live `SparseSet<T>` whose data vector (the vector
+    /// itself, not its elements) no one writes while the pointer is used.
+    unsafe fn values<T>(set: *const SparseSet<T>) -> NonNull<T>;
+}
+
+impl ColumnMode for Shared {
+    #[inline]
+    unsafe fn values<T>(set: *const SparseSet<T>) -> NonNull<T> {
+        // SAFETY: `set` is live and its data vector unwritten while the
+        // pointer is used (this function's contract), which is all
+        // `data_for_read` asks.
+        unsafe { SparseSet::data_for_read(set) }
+    }
+}
+
+impl ColumnMode for Exclusive {
+    #[inline]
+    unsafe fn values<T>(set: *const SparseSet<T>) -> NonNull<T> {
+        // SAFETY: `set` is live and its data vector unwritten while the
+        // pointer is used (this function's contract), which is all
+        // `data_for_write` asks; who writes through the pointer answers for
+        // the values it reaches.
+        unsafe { SparseSet::data_for_write(set) }
+    }
+}
+
 impl<'w, T: Component> Column<'w, T> {
     /// A column that can only be read; empty if the world has no storage for `T`.
     #[cfg(all(test, debug_assertions))]
     fn of(view: WorldView<'w>) -> Self {
-        // SAFETY: found in this very view.
-        unsafe { Self::shared(view, StorageRoot::find(view)) }
+        // SAFETY: found in this very view, which is shared.
+        unsafe { Self::new(view, StorageRoot::find(view)) }
     }
 
-    /// A column that can only be read, of the storage at `found`; empty for
-    /// `None`. The view is the proof of the borrow that `'w` names.
+    /// A column of the storage at `found`, empty for `None`, that may be
+    /// written if the view is [`Exclusive`] and is only ever read if it is
+    /// [`Shared`]. The view is the proof of the borrow that `'w` names.
     ///
     /// # Safety
-    /// `found` is `StorageRoot::find` of a view of the same world as `_view`.
+    /// `found` is `StorageRoot::find` of a view of the same world as `_view`;
+    /// for an exclusive view, nothing else reachable from the caller (no
+    /// other column of any copy of `_view`) may reference `T`'s data during
+    /// `'w`.
     #[inline]
-    pub(crate) unsafe fn shared(_view: WorldView<'w>, found: Option<StorageRoot<T>>) -> Self {
+    pub(crate) unsafe fn new<M: ColumnMode>(
+        _view: WorldView<'w, M>,
+        found: Option<StorageRoot<T>>,
+    ) -> Self {
         let data = match found {
             // SAFETY: a live `SparseSet<T>` owned by the world (the caller's
-            // contract), borrowed for `'w`; the pointer is only read through
-            // (type invariant).
-            Some(found) => unsafe { SparseSet::data_for_read(found.root.as_ptr()) },
+            // contract), borrowed for `'w`, whose data vector changes only
+            // under `&mut World`; a shared column is only read through (type
+            // invariant), and an exclusive one's values are the caller's
+            // alone.
+            Some(found) => unsafe { M::values(found.root.as_ptr()) },
             None => NonNull::dangling(),
         };
         Self {
             // SAFETY: `found` is `StorageRoot::find` of a view of the world
             // `_view` borrows for `'w` (this function's contract), which is
             // what `Presence::found` requires.
-            presence: unsafe { Presence::found(found) },
-            data,
-            shift: 0,
-            _values: PhantomData,
-        }
-    }
-
-    /// A column whose data may be written, of the storage at `found`; empty
-    /// for `None`. The view is the proof that the world is borrowed
-    /// exclusively for `'w`.
-    ///
-    /// # Safety
-    /// `found` is `StorageRoot::find` of a view of the same world as `_view`,
-    /// and nothing else reachable from the caller (no other column of any
-    /// copy of `_view`) may reference `T`'s data during `'w`.
-    #[inline]
-    pub(crate) unsafe fn exclusive(
-        _view: WorldView<'w, Exclusive>,
-        found: Option<StorageRoot<T>>,
-    ) -> Self {
-        let data = match found {
-            // SAFETY: `root` is the root pointer of a live `SparseSet<T>` owned
-            // by the world, borrowed exclusively for `'w`; the caller
-            // guarantees that nothing else reaches its data.
-            Some(found) => unsafe { SparseSet::data_for_write(found.root.as_ptr()) },
-            None => NonNull::dangling(),
-        };
-        Self {
-            // SAFETY: `found` is `StorageRoot::find` of a view of the world
-            // `_view` borrows exclusively for `'w` (this function's contract),
-            // which is what `Presence::found` requires.
             presence: unsafe { Presence::found(found) },
             data,
             shift: 0,
@@ -339,8 +354,8 @@ impl<'w, T> Column<'w, T> {
     /// The first `len` values, mutable.
     ///
     /// # Safety
-    /// `len <= self.presence.entities.len()`, the column was made by
-    /// [`Column::exclusive`], the world it was built from stays borrowed for
+    /// `len <= self.presence.entities.len()`, the column was made from an
+    /// exclusive view, the world it was built from stays borrowed for
     /// `'q`, and no other reference to those values is live during `'q`.
     pub(crate) unsafe fn slice_mut<'q>(&self, len: usize) -> &'q mut [T] {
         debug_assert!(len <= self.presence.entities.len());
@@ -443,8 +458,8 @@ impl<'w, T> Column<'w, T> {
     /// A mutable reference to the value at `dense`.
     ///
     /// # Safety
-    /// `dense < self.presence.entities.len()`, the column was made by
-    /// [`Column::exclusive`], the world it was built from stays borrowed for
+    /// `dense < self.presence.entities.len()`, the column was made from an
+    /// exclusive view, the world it was built from stays borrowed for
     /// `'q`, and no other reference to that value is live during `'q`.
     #[inline]
     pub(crate) unsafe fn get_mut<'q>(&self, dense: usize) -> &'q mut T {

@@ -1,14 +1,14 @@
-//! What a query fetches: the `QueryData` trait and its impls for references, options and ids.
+//! What a query fetches: the `QueryData` trait and its impls for options and
+//! ids (references are in `component_fetch.rs`, tuples in `tuple.rs`).
 
 use core::ops::Range;
 
-use crate::access::{Access, AccessMode};
-use crate::component::Component;
+use crate::access::Access;
 use crate::entity::Entity;
 use crate::view::{ViewMode, WorldView};
 
-use super::column::{Column, Required, StorageRoot};
-use super::mut_column::MutColumn;
+use super::column::Required;
+use super::world_query::{WorldQuery, optional_world_query};
 
 /// Something a query fetches for each matching entity: `&T`, `&mut T`,
 /// `Option<F>`, [`Entity`], tuples of up to 16 fetches, or a `#[derive(Query)]` struct.
@@ -18,20 +18,16 @@ use super::mut_column::MutColumn;
 ///
 /// # Safety
 ///
-/// An implementation promises that:
-/// - [`access`](Self::access) registers every component type whose data
-///   [`fetch`](Self::fetch) reads (as `Read`) or writes (as `Write`);
+/// An implementation promises, beside the contract of [`WorldQuery`] (whose
+/// [`access`](WorldQuery::access) registers every component type whose data
+/// [`fetch`](Self::fetch) reads, as `Read`, or writes, as `Write`), that:
 /// - `fetch` writes only through columns built by the exclusive path of
-///   [`state`](Self::state), and only for types registered as `Write`;
+///   [`state`](WorldQuery::state), and only for types registered as `Write`;
 /// - [`ReadOnly`](Self::ReadOnly) fetches the same entities without writing, and
 ///   [`readonly_state`](Self::readonly_state) converts the state for it;
-/// - [`prepare`](Self::prepare) reports only storages of the viewed world,
-///   and [`state_prepared`](Self::state_prepared) given them builds the state
-///   [`state`](Self::state) would build from the same view;
-/// - [`for_each_required`](Self::for_each_required) reports only storages of
-///   the world given to [`state`](Self::state), each holding every entity
-///   [`locate`](Self::locate) returns `Some` for; the read-only form reports
-///   the same storages;
+/// - [`for_each_required`](WorldQuery::for_each_required) reports storages
+///   each holding every entity [`locate`](Self::locate) returns `Some` for;
+///   the read-only form reports the same storages;
 /// - `locate` reads only sparse indexes and dense entity arrays, never a
 ///   component value or a change tick, and returns `Some` only for an entity
 ///   held by every storage `for_each_required` reports;
@@ -73,62 +69,22 @@ use super::mut_column::MutColumn;
     note = "a query fetches `&T`, `&mut T`, `Option<&T>`, `Option<&mut T>`, `Entity`, \
             tuples of those, or a `#[derive(Query)]` struct, where `T` is a `#[derive(Component)]` type"
 )]
-pub unsafe trait QueryData {
+pub unsafe trait QueryData: WorldQuery {
     /// What one matching entity yields, borrowed for `'q`.
     type Item<'q>;
     /// The read-only form of this fetch: `&T` for `&mut T`, itself when it never writes.
     type ReadOnly: ReadOnlyQueryData;
-    /// Pointers into the storages this fetch uses, captured when the query is built.
-    type State<'w>: Copy;
 
     /// How many component columns this fetch reaches. With at most one, or
-    /// with no write, [`access`](Self::access) cannot conflict and building a
+    /// with no write, [`access`](WorldQuery::access) cannot conflict and building a
     /// query skips the check. The default assumes the worst.
     const LEAVES: usize = usize::MAX;
 
     /// Whether any column is reached mutably. The default assumes the worst.
     const WRITES: bool = true;
 
-    /// Registers every component type whose data this fetch reads or writes.
-    fn access(access: &mut Access);
-
-    /// What a [`QueryState`](super::QueryState) keeps of this fetch between
-    /// uses: where the world keeps each storage it reads
-    /// ([`StorageRoot`](super::StorageRoot), `None` for a type the world had
-    /// not seen), a tuple of those for a fetch of several.
-    type Prepared: Copy + Send + Sync + 'static;
-
-    /// Finds the storages this fetch uses in the viewed world.
-    fn prepare(view: WorldView<'_>) -> Self::Prepared;
-
-    /// Captures the storages this fetch uses, found beforehand by
-    /// [`prepare`](Self::prepare): no lookup by type. Only an exclusive view
-    /// (mode [`Exclusive`](crate::query::Exclusive)) can build a fetch that
-    /// writes.
-    ///
-    /// # Safety
-    /// `prepared` was returned by `prepare` given a view of the world `view`
-    /// borrows (the same world, not merely an equal one): the storages it
-    /// names are that world's, which it keeps for as long as it lives.
-    unsafe fn state_prepared<'w, M: ViewMode>(
-        prepared: &Self::Prepared,
-        view: WorldView<'w, M>,
-    ) -> Self::State<'w>;
-
-    /// Captures the storages this fetch uses, looking each up by type. Only an
-    /// exclusive view (mode [`Exclusive`](crate::query::Exclusive)) can build
-    /// a fetch that writes.
-    #[inline]
-    fn state<'w, M: ViewMode>(view: WorldView<'w, M>) -> Self::State<'w> {
-        // SAFETY: prepared just now, from this very view.
-        unsafe { Self::state_prepared(&Self::prepare(view.as_shared()), view) }
-    }
-
     /// The same state, for the read-only form.
-    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w>;
-
-    /// Calls `f` with every storage a matching entity must be in.
-    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>));
+    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as WorldQuery>::State<'w>;
 
     /// Where one entity's item lies: its dense position in each column
     /// (`usize` for one column, `Option` for an optional fetch, tuples for
@@ -256,260 +212,22 @@ pub unsafe trait QueryData {
 )]
 pub unsafe trait ReadOnlyQueryData: QueryData<ReadOnly = Self> {}
 
-// SAFETY: registers `T` as read; the column is only read; required is `T`'s storage.
-unsafe impl<'a, T: Component> QueryData for &'a T {
-    type Item<'q> = &'q T;
-    type ReadOnly = &'a T;
-    type State<'w> = Column<'w, T>;
-
-    const LEAVES: usize = 1;
-    const WRITES: bool = false;
-
-    fn access(access: &mut Access) {
-        access.add::<T>(AccessMode::Read);
-        access.require::<T>();
-    }
-
-    type Prepared = Option<StorageRoot<T>>;
-
-    #[inline]
-    fn prepare(view: WorldView<'_>) -> Self::Prepared {
-        StorageRoot::find(view)
-    }
-
-    #[inline]
-    unsafe fn state_prepared<'w, M: ViewMode>(
-        prepared: &Self::Prepared,
-        view: WorldView<'w, M>,
-    ) -> Column<'w, T> {
-        // SAFETY: found in the same world (the caller's contract).
-        unsafe { Column::shared(view.as_shared(), *prepared) }
-    }
-
-    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
-        *state
-    }
-
-    #[inline]
-    fn for_each_required<'w>(state: &Column<'w, T>, f: &mut impl FnMut(Required<'w>)) {
-        f(state.required());
-    }
-
-    type Location = usize;
-
-    #[inline(always)]
-    fn locate(state: &Self::State<'_>, entity: Entity) -> Option<usize> {
-        state.dense(entity)
-    }
-
-    #[inline(always)]
-    unsafe fn fetch_located<'q>(state: &Self::State<'_>, _: Entity, dense: usize) -> &'q T {
-        // SAFETY: `dense` came from the column's own index and the world stays
-        // borrowed for `'q` (the caller's contract); a `Read` registration,
-        // with the query's access checked, means no mutable reference to the
-        // value exists in this query.
-        unsafe { state.get(dense) }
-    }
-
-    #[inline(always)]
-    fn aligned(state: &Self::State<'_>, driver: &[Entity], range: Range<usize>) -> bool {
-        state.aligned(driver, range)
-    }
-
-    #[inline(always)]
-    fn realign(state: &mut Self::State<'_>, driver: &[Entity], at: usize) {
-        state.realign(driver, at);
-    }
-
-    #[inline(always)]
-    fn record_shifts(state: &Self::State<'_>, out: &mut impl FnMut(usize)) {
-        out(state.shift());
-    }
-
-    #[inline(always)]
-    fn replay_shifts(
-        state: &mut Self::State<'_>,
-        saved: &mut &[usize],
-        driver: &[Entity],
-        at: usize,
-    ) {
-        state.replay_shift(saved, driver, at);
-    }
-
-    #[inline(always)]
-    unsafe fn fetch_aligned<'q>(
-        state: &Self::State<'_>,
-        _: Entity,
-        index: usize,
-    ) -> Self::Item<'q> {
-        // SAFETY: the column is aligned at `index` under its current shift, so
-        // the shifted position is in bounds; the world stays borrowed for `'q`
-        // (the caller's contract), and the read-only item aliases no `&mut`
-        // of a query whose access was checked.
-        unsafe { state.get(state.shifted(index)) }
-    }
-
-    fn missing(state: &Column<'_, T>, entity: Entity) -> Option<&'static str> {
-        (!state.contains(entity)).then(core::any::type_name::<T>)
-    }
-}
-
-// SAFETY: `&T` never writes.
-unsafe impl<T: Component> ReadOnlyQueryData for &T {}
-
-// SAFETY: registers `T` as written; writes only through an exclusive column
-// (values, and for a tracked `T` the changed tick of the fetched entity).
-unsafe impl<'a, T: Component> QueryData for &'a mut T {
-    /// `&mut T`, or [`Mut<T>`](crate::change::Mut) for a type that tracks changes.
-    type Item<'q> = T::Mut<'q>;
-    type ReadOnly = &'a T;
-    type State<'w> = MutColumn<'w, T>;
-
-    const LEAVES: usize = 1;
-    const WRITES: bool = true;
-
-    fn access(access: &mut Access) {
-        access.add::<T>(AccessMode::Write);
-        access.require::<T>();
-    }
-
-    type Prepared = Option<StorageRoot<T>>;
-
-    #[inline]
-    fn prepare(view: WorldView<'_>) -> Self::Prepared {
-        StorageRoot::find(view)
-    }
-
-    #[inline]
-    unsafe fn state_prepared<'w, M: ViewMode>(
-        prepared: &Self::Prepared,
-        view: WorldView<'w, M>,
-    ) -> MutColumn<'w, T> {
-        let Some(view) = view.as_exclusive() else {
-            panic!(
-                "a query that writes `{}` was built from a shared borrow of the world",
-                core::any::type_name::<T>()
-            );
-        };
-        // SAFETY: found in the same world (the caller's contract); the view is
-        // exclusive, so the world is borrowed mutably for `'w`; the query
-        // checked the access, so no other fetch reaches `T`, and filters only
-        // read ticks of entities before their items exist.
-        unsafe { MutColumn::exclusive(view, *prepared) }
-    }
-
-    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
-        *state.column()
-    }
-
-    #[inline]
-    fn for_each_required<'w>(state: &MutColumn<'w, T>, f: &mut impl FnMut(Required<'w>)) {
-        f(state.required());
-    }
-
-    type Location = usize;
-
-    #[inline(always)]
-    fn locate(state: &Self::State<'_>, entity: Entity) -> Option<usize> {
-        state.column().dense(entity)
-    }
-
-    #[inline(always)]
-    unsafe fn fetch_located<'q>(
-        state: &Self::State<'_>,
-        _: Entity,
-        dense: usize,
-    ) -> Self::Item<'q> {
-        // SAFETY: the column is exclusive (built above), `dense` came from its
-        // own index and the world stays borrowed for `'q` (the caller's
-        // contract), and the caller fetches each entity at most once while
-        // its item is live.
-        unsafe { state.get_mut(dense) }
-    }
-
-    #[inline(always)]
-    fn aligned(state: &Self::State<'_>, driver: &[Entity], range: Range<usize>) -> bool {
-        state.column().aligned(driver, range)
-    }
-
-    #[inline(always)]
-    fn realign(state: &mut Self::State<'_>, driver: &[Entity], at: usize) {
-        state.realign(driver, at);
-    }
-
-    #[inline(always)]
-    fn record_shifts(state: &Self::State<'_>, out: &mut impl FnMut(usize)) {
-        out(state.shift());
-    }
-
-    #[inline(always)]
-    fn replay_shifts(
-        state: &mut Self::State<'_>,
-        saved: &mut &[usize],
-        driver: &[Entity],
-        at: usize,
-    ) {
-        state.replay_shift(saved, driver, at);
-    }
-
-    #[inline(always)]
-    unsafe fn fetch_aligned<'q>(
-        state: &Self::State<'_>,
-        _: Entity,
-        index: usize,
-    ) -> Self::Item<'q> {
-        // SAFETY: aligned at `index` under the column's current shift, so the
-        // shifted position is in bounds and holds this entity's value; the
-        // column is exclusive (built by `state_prepared` from an exclusive
-        // view), and the caller keeps every other item of this entity dead
-        // during `'q`, so the value and its tick have no other reference.
-        unsafe { state.get_mut(state.column().shifted(index)) }
-    }
-
-    fn missing(state: &MutColumn<'_, T>, entity: Entity) -> Option<&'static str> {
-        (!state.column().contains(entity)).then(core::any::type_name::<T>)
-    }
+optional_world_query! {
+    /// `Q`'s storages, without requiring them: an entity lacking them fetches `None`.
+    impl<Q> for Option<Q>
 }
 
 // SAFETY: delegates to `Q`, and matches every entity, so it requires nothing.
 unsafe impl<Q: QueryData> QueryData for Option<Q> {
     type Item<'q> = Option<Q::Item<'q>>;
     type ReadOnly = Option<Q::ReadOnly>;
-    type State<'w> = Q::State<'w>;
 
     const LEAVES: usize = Q::LEAVES;
     const WRITES: bool = Q::WRITES;
 
-    fn access(access: &mut Access) {
-        let mut inner = Access::new();
-        Q::access(&mut inner);
-        access.add_optional(&inner);
-    }
-
-    type Prepared = Q::Prepared;
-
-    #[inline]
-    fn prepare(view: WorldView<'_>) -> Self::Prepared {
-        Q::prepare(view)
-    }
-
-    #[inline]
-    unsafe fn state_prepared<'w, M: ViewMode>(
-        prepared: &Self::Prepared,
-        view: WorldView<'w, M>,
-    ) -> Q::State<'w> {
-        // SAFETY: `Option<Q>` prepares exactly as `Q`, so `prepared` came from
-        // `Q::prepare` on a view of the world `view` borrows (the caller's
-        // contract), as `Q::state_prepared` requires.
-        unsafe { Q::state_prepared(prepared, view) }
-    }
-
-    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {
+    fn readonly_state<'w>(state: &Self::State<'w>) -> <Self::ReadOnly as WorldQuery>::State<'w> {
         Q::readonly_state(state)
     }
-
-    #[inline]
-    fn for_each_required<'w>(_: &Q::State<'w>, _: &mut impl FnMut(Required<'w>)) {}
 
     type Location = Option<Q::Location>;
 
@@ -557,28 +275,31 @@ unsafe impl<Q: QueryData> QueryData for Option<Q> {
 // SAFETY: `Option<Q>` writes only if `Q` does.
 unsafe impl<Q: ReadOnlyQueryData> ReadOnlyQueryData for Option<Q> {}
 
-// SAFETY: touches no component data and matches every entity.
-unsafe impl QueryData for Entity {
-    type Item<'q> = Entity;
-    type ReadOnly = Entity;
+// SAFETY: touches no component data, builds nothing and requires nothing.
+unsafe impl WorldQuery for Entity {
     type State<'w> = ();
-
-    const LEAVES: usize = 0;
-    const WRITES: bool = false;
+    type Prepared = ();
 
     fn access(_: &mut Access) {}
-
-    type Prepared = ();
 
     fn prepare(_: WorldView<'_>) {}
 
     #[inline]
     unsafe fn state_prepared<M: ViewMode>(_: &(), _: WorldView<'_, M>) {}
 
-    fn readonly_state<'w>(_: &Self::State<'w>) -> <Self::ReadOnly as QueryData>::State<'w> {}
-
     #[inline]
     fn for_each_required<'w>(_: &(), _: &mut impl FnMut(Required<'w>)) {}
+}
+
+// SAFETY: touches no component data and matches every entity.
+unsafe impl QueryData for Entity {
+    type Item<'q> = Entity;
+    type ReadOnly = Entity;
+
+    const LEAVES: usize = 0;
+    const WRITES: bool = false;
+
+    fn readonly_state<'w>(_: &Self::State<'w>) -> <Self::ReadOnly as WorldQuery>::State<'w> {}
 
     type Location = ();
 

@@ -6,10 +6,11 @@ use crate::access::Access;
 use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::view::WorldView;
+use crate::view::{ViewMode, WorldView};
 
 use super::chunk;
 use super::column::{Presence, Required, StorageRoot};
+use super::world_query::{WorldQuery, optional_world_query};
 #[cfg(doc)]
 use super::{Added, Changed};
 
@@ -20,9 +21,11 @@ use super::{Added, Changed};
 /// Tuples of filters mean "all of", [`Or`] means "any of". [`Added<T>`] and
 /// [`Changed<T>`] keep entities whose tracked `T` is new since a tick.
 ///
-/// The trait is sealed: queries trust a filter's state to come from their own
-/// world and to read no component data while mutable items are alive, which
-/// only the filters of this crate can promise.
+/// What a filter captures from the world, and the types it records as held
+/// or lacked, come from [`WorldQuery`], which fetches share. The trait is
+/// sealed: queries trust a filter's state to come from their own world and
+/// to read no component data while mutable items are alive, which only the
+/// filters of this crate can promise.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -51,44 +54,10 @@ use super::{Added, Changed};
     note = "filters are `With<T>`, `Without<T>`, `Added<T>`, `Changed<T>`, `Or<(F1, F2, ..)>` \
             and tuples of filters"
 )]
-pub trait QueryFilter: sealed::Sealed {
-    /// What the filter captured from the world when the query was built.
-    type State<'w>: Copy;
-
+pub trait QueryFilter: WorldQuery + sealed::Sealed {
     /// Whether the filter keeps every entity, whatever it holds (`()` and
     /// tuples of such filters), so that it can be skipped altogether.
     const KEEPS_ALL: bool = false;
-
-    /// Records which types every matching entity holds (`With`) or lacks
-    /// (`Without`), so that schedulers can tell two queries match no common
-    /// entity. A filter that cannot say (`Or`) records nothing.
-    fn access(access: &mut Access);
-
-    /// What a [`QueryState`](super::QueryState) keeps of this filter between
-    /// uses: where the world keeps each storage it looks at.
-    type Prepared: Copy + Send + Sync + 'static;
-
-    /// Finds the storages this filter looks at in the viewed world.
-    fn prepare(view: WorldView<'_>) -> Self::Prepared;
-
-    /// Captures the storages this filter looks at, found beforehand by
-    /// [`prepare`](Self::prepare).
-    ///
-    /// # Safety
-    /// `prepared` was returned by `prepare` given a view of the world `view`
-    /// borrows.
-    unsafe fn state_prepared<'w>(prepared: &Self::Prepared, view: WorldView<'w>)
-    -> Self::State<'w>;
-
-    /// Captures the storages this filter looks at, looking each up by type.
-    #[inline]
-    fn state(view: WorldView<'_>) -> Self::State<'_> {
-        // SAFETY: prepared just now, from this very view.
-        unsafe { Self::state_prepared(&Self::prepare(view), view) }
-    }
-
-    /// Calls `f` with every storage a matching entity must be in.
-    fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>));
 
     /// Whether some part of the filter reads change ticks ([`Added`],
     /// [`Changed`]), so that it must wait until every presence condition of
@@ -262,84 +231,79 @@ pub struct Without<T>(PhantomData<fn() -> T>);
 /// ```
 pub struct Or<T>(PhantomData<fn() -> T>);
 
-impl<T: Component> QueryFilter for With<T> {
-    type State<'w> = Presence<'w, T>;
-
-    fn access(access: &mut Access) {
-        access.require::<T>();
-    }
-
-    type Prepared = Option<StorageRoot<T>>;
-
-    #[inline]
-    fn prepare(view: WorldView<'_>) -> Self::Prepared {
-        StorageRoot::find(view)
-    }
-
-    #[inline]
-    unsafe fn state_prepared<'w>(prepared: &Self::Prepared, _: WorldView<'w>) -> Presence<'w, T> {
-        // SAFETY: found in the world borrowed for `'w` (the caller's contract).
-        unsafe { Presence::found(*prepared) }
-    }
-
-    #[inline]
-    fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut impl FnMut(Required<'w>)) {
-        f(state.required());
-    }
-
-    #[inline(always)]
-    fn matches_presence(state: &Presence<'_, T>, entity: Entity) -> bool {
-        state.contains(entity)
-    }
-
-    fn check_presence(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
-        if Self::matches_presence(state, entity) {
-            Ok(())
-        } else {
-            Err(Error::missing::<T>(entity))
-        }
-    }
+optional_world_query! {
+    /// Any one of the filters may pass, so `Or` promises nothing about which
+    /// types a match holds; the change ticks its filters read are still reads.
+    impl<F> for Or<F>
 }
 
-impl<T: Component> QueryFilter for Without<T> {
-    type State<'w> = Presence<'w, T>;
+/// `WorldQuery` and `QueryFilter` for a condition on whether an entity holds
+/// `T`: the same code for `With` (`holds: true`) and `Without` (`holds:
+/// false`), each branch on the constant compiled away.
+macro_rules! presence_filter {
+    ($filter:ident, holds: $holds:literal) => {
+        // SAFETY: reads no component data; registers `T` as held by every
+        // match (`With`) or lacked by every match (`Without`), which is what
+        // `matches_presence` keeps; the one storage reported, for `With`
+        // only, is `T`'s, which holds every entity that has a `T`.
+        unsafe impl<T: Component> WorldQuery for $filter<T> {
+            type State<'w> = Presence<'w, T>;
+            type Prepared = Option<StorageRoot<T>>;
 
-    fn access(access: &mut Access) {
-        access.exclude::<T>();
-    }
+            fn access(access: &mut Access) {
+                if $holds {
+                    access.require::<T>();
+                } else {
+                    access.exclude::<T>();
+                }
+            }
 
-    type Prepared = Option<StorageRoot<T>>;
+            #[inline]
+            fn prepare(view: WorldView<'_>) -> Self::Prepared {
+                StorageRoot::find(view)
+            }
 
-    #[inline]
-    fn prepare(view: WorldView<'_>) -> Self::Prepared {
-        StorageRoot::find(view)
-    }
+            #[inline]
+            unsafe fn state_prepared<'w, M: ViewMode>(
+                prepared: &Self::Prepared,
+                _: WorldView<'w, M>,
+            ) -> Presence<'w, T> {
+                // SAFETY: found in the world borrowed for `'w` (the caller's contract).
+                unsafe { Presence::found(*prepared) }
+            }
 
-    #[inline]
-    unsafe fn state_prepared<'w>(prepared: &Self::Prepared, _: WorldView<'w>) -> Presence<'w, T> {
-        // SAFETY: found in the world borrowed for `'w` (the caller's contract).
-        unsafe { Presence::found(*prepared) }
-    }
-
-    #[inline]
-    fn for_each_required<'w>(_: &Presence<'w, T>, _: &mut impl FnMut(Required<'w>)) {}
-
-    #[inline(always)]
-    fn matches_presence(state: &Presence<'_, T>, entity: Entity) -> bool {
-        !state.contains(entity)
-    }
-
-    fn check_presence(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
-        if Self::matches_presence(state, entity) {
-            Ok(())
-        } else {
-            Err(Error::ExcludedComponent {
-                entity,
-                component: core::any::type_name::<T>(),
-            })
+            #[inline]
+            fn for_each_required<'w>(state: &Presence<'w, T>, f: &mut impl FnMut(Required<'w>)) {
+                if $holds {
+                    f(state.required());
+                }
+            }
         }
-    }
+
+        impl<T: Component> QueryFilter for $filter<T> {
+            #[inline(always)]
+            fn matches_presence(state: &Presence<'_, T>, entity: Entity) -> bool {
+                state.contains(entity) == $holds
+            }
+
+            fn check_presence(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
+                if Self::matches_presence(state, entity) {
+                    Ok(())
+                } else if $holds {
+                    Err(Error::missing::<T>(entity))
+                } else {
+                    Err(Error::ExcludedComponent {
+                        entity,
+                        component: core::any::type_name::<T>(),
+                    })
+                }
+            }
+        }
+    };
 }
+
+presence_filter!(With, holds: true);
+presence_filter!(Without, holds: false);
 
 macro_rules! tuple_filter {
     ($($name:ident),*) => {
@@ -355,39 +319,7 @@ macro_rules! tuple_filter {
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
         impl<$($name: QueryFilter),*> QueryFilter for ($($name,)*) {
-            type State<'w> = ($($name::State<'w>,)*);
-
             const KEEPS_ALL: bool = true $(&& $name::KEEPS_ALL)*;
-
-            fn access(access: &mut Access) {
-                $($name::access(access);)*
-            }
-
-            type Prepared = ($($name::Prepared,)*);
-
-            #[inline]
-            fn prepare(view: WorldView<'_>) -> Self::Prepared {
-                ($($name::prepare(view),)*)
-            }
-
-            #[inline]
-            unsafe fn state_prepared<'w>(
-                prepared: &Self::Prepared,
-                view: WorldView<'w>,
-            ) -> Self::State<'w> {
-                let ($($name,)*) = prepared;
-                // SAFETY: each filter's part of `prepared` came from its own
-                // `prepare`, inside this one's, on a view of the world `view`
-                // borrows (the caller's contract), as its `state_prepared`
-                // requires.
-                ($(unsafe { $name::state_prepared($name, view) },)*)
-            }
-
-            #[inline]
-            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>)) {
-                let ($($name,)*) = state;
-                $($name::for_each_required($name, f);)*
-            }
 
             const READS_TICKS: bool = false $(|| $name::READS_TICKS)*;
 
@@ -468,44 +400,9 @@ macro_rules! tuple_filter {
             unused_variables,
             non_snake_case,
             clippy::unused_unit,
-            unused_mut,
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
         impl<$($name: QueryFilter),*> QueryFilter for Or<($($name,)*)> {
-            type State<'w> = ($($name::State<'w>,)*);
-
-            /// Any one of the filters may pass, so `Or` promises nothing about
-            /// which types a match holds; the change ticks its filters read
-            /// are still reads.
-            fn access(access: &mut Access) {
-                let mut inner = Access::new();
-                $($name::access(&mut inner);)*
-                access.add_optional(&inner);
-            }
-
-            type Prepared = ($($name::Prepared,)*);
-
-            #[inline]
-            fn prepare(view: WorldView<'_>) -> Self::Prepared {
-                ($($name::prepare(view),)*)
-            }
-
-            #[inline]
-            unsafe fn state_prepared<'w>(
-                prepared: &Self::Prepared,
-                view: WorldView<'w>,
-            ) -> Self::State<'w> {
-                let ($($name,)*) = prepared;
-                // SAFETY: each filter's part of `prepared` came from its own
-                // `prepare`, inside this one's, on a view of the world `view`
-                // borrows (the caller's contract), as its `state_prepared`
-                // requires.
-                ($(unsafe { $name::state_prepared($name, view) },)*)
-            }
-
-            #[inline]
-            fn for_each_required<'w>(_: &Self::State<'w>, _: &mut impl FnMut(Required<'w>)) {}
-
             const READS_TICKS: bool = false $(|| $name::READS_TICKS)*;
 
             /// An `Or` that reads no tick decides with the presence
@@ -568,7 +465,7 @@ macro_rules! tuple_filter {
             /// Whether `entity` passes any one of the filters, each deciding
             /// its presence before its ticks.
             #[inline(always)]
-            fn any(state: &<Self as QueryFilter>::State<'_>, entity: Entity) -> bool {
+            fn any(state: &<Self as WorldQuery>::State<'_>, entity: Entity) -> bool {
                 let ($($name,)*) = state;
                 false $(|| ($name::matches_presence($name, entity)
                     && $name::matches_ticks($name, entity)))*
@@ -577,7 +474,7 @@ macro_rules! tuple_filter {
             /// [`any`](Self::any) for `entity` at `index` of `driver`.
             #[inline(always)]
             fn any_at(
-                state: &<Self as QueryFilter>::State<'_>,
+                state: &<Self as WorldQuery>::State<'_>,
                 entity: Entity,
                 driver: &[Entity],
                 index: usize,

@@ -6,6 +6,7 @@
 use core::any::TypeId;
 use core::hash::BuildHasherDefault;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use crate::util::TypeIdHasher;
 use crate::view::{ViewMode, WorldView};
@@ -49,8 +50,15 @@ impl KeptMatches {
         F: QueryFilter,
         M: ViewMode,
     {
-        Query::<Q, F>::check_access();
-        let matches = self.by_query.entry(typeid::of::<(Q, F)>()).or_default();
+        // The check depends on the query type alone: made when its entry is,
+        // and an entry is only made once the check passed.
+        let matches = match self.by_query.entry(typeid::of::<(Q, F)>()) {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(entry) => {
+                Query::<Q, F>::check_access();
+                entry.insert(Matches::default())
+            }
+        };
         let shared = view.as_shared();
         let (data, filter) = (Q::state(view), F::state(shared));
         // SAFETY: the entry is keyed by `(Q, F)` up to lifetimes, so only

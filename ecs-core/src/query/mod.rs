@@ -41,6 +41,7 @@
 mod changed;
 mod chunk;
 mod column;
+mod component_fetch;
 mod data;
 mod filter;
 mod iter;
@@ -56,6 +57,7 @@ mod read_only;
 mod slices;
 mod state;
 mod tuple;
+mod world_query;
 
 use core::any::type_name;
 
@@ -73,6 +75,7 @@ pub use matches::MatchStats;
 pub use read_only::ReadOnlyQuery;
 pub use slices::SliceQueryData;
 pub use state::QueryState;
+pub use world_query::WorldQuery;
 
 // The machinery `#[derive(Query)]` and hand-written fetches name; users never do.
 #[doc(hidden)]

@@ -8,7 +8,7 @@ use crate::component::Component;
 use crate::storage::SparseSet;
 use crate::view::{Exclusive, WorldView};
 
-use super::column::{Column, Required, StorageRoot};
+use super::column::{Column, StorageRoot};
 
 /// A [`Column`] that may be written, and for a type that tracks changes the
 /// pointer to its storage's ticks, so an item can mark its own value changed.
@@ -70,8 +70,8 @@ impl<'w, T: Component> MutColumn<'w, T> {
             // SAFETY: `found` was found in the world `view` borrows
             // exclusively, and nothing else the caller can reach references
             // `T`'s data during `'w` (this function's contract): what
-            // `Column::exclusive` requires.
-            column: unsafe { Column::exclusive(view, found) },
+            // `Column::new` requires of an exclusive view.
+            column: unsafe { Column::new(view, found) },
             changed,
             this_run: view.ticks().this_run,
         }
@@ -83,33 +83,10 @@ impl<'w, T: Component> MutColumn<'w, T> {
         &self.column
     }
 
-    /// Shifts the column for a run of the driver (see [`Column::realign`]).
+    /// The column, for what shifts it.
     #[inline]
-    pub(crate) fn realign(&mut self, driver: &[crate::entity::Entity], at: usize) {
-        self.column.realign(driver, at);
-    }
-
-    /// The column's shift in the current run (see [`Column::shift`]).
-    #[inline(always)]
-    pub(crate) fn shift(&self) -> usize {
-        self.column.shift()
-    }
-
-    /// Takes the column's shift from `saved` (see [`Column::replay_shift`]).
-    #[inline(always)]
-    pub(crate) fn replay_shift(
-        &mut self,
-        saved: &mut &[usize],
-        driver: &[crate::entity::Entity],
-        at: usize,
-    ) {
-        self.column.replay_shift(saved, driver, at);
-    }
-
-    /// This column as a storage every match must be in.
-    #[inline]
-    pub(crate) fn required(&self) -> Required<'w> {
-        self.column.required()
+    pub(crate) fn column_mut(&mut self) -> &mut Column<'w, T> {
+        &mut self.column
     }
 
     /// The item for the value at `dense`: `&mut T`, or a `Mut<T>` that marks
@@ -123,7 +100,7 @@ impl<'w, T: Component> MutColumn<'w, T> {
     pub(crate) unsafe fn get_mut<'q>(&self, dense: usize) -> T::Mut<'q> {
         // SAFETY: `dense` is in bounds, the world stays borrowed for `'q` and
         // nothing else references the value meanwhile (this function's
-        // contract); the column was made by `Column::exclusive`, in
+        // contract); the column was made from an exclusive view, in
         // `MutColumn::exclusive`.
         let value = unsafe { self.column.get_mut(dense) };
         let changed = if T::TRACK_CHANGES {
@@ -147,7 +124,7 @@ impl<'w, T: Component> MutColumn<'w, T> {
     pub(crate) unsafe fn slice_mut<'q>(&self, len: usize) -> &'q mut [T] {
         // SAFETY: `len` is within the column, the world stays borrowed for
         // `'q` and nothing else references those values meanwhile (this
-        // function's contract); the column was made by `Column::exclusive`.
+        // function's contract); the column was made from an exclusive view.
         let values = unsafe { self.column.slice_mut(len) };
         if T::TRACK_CHANGES {
             // SAFETY: the first `len` ticks run beside those values (type

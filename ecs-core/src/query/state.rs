@@ -117,7 +117,7 @@ impl<Q: QueryData, F: QueryFilter> fmt::Debug for QueryState<Q, F> {
 ///
 /// ```
 /// use ecs_core::prelude::*;
-/// use ecs_core::query::{Prepared, QueryData, QueryFilter};
+/// use ecs_core::query::{Prepared, WorldQuery};
 /// use ecs_core::system::SystemParam;
 ///
 /// #[derive(Component)]
@@ -125,7 +125,7 @@ impl<Q: QueryData, F: QueryFilter> fmt::Debug for QueryState<Q, F> {
 ///
 /// // What a system's `Query<&Position>` keeps between its runs.
 /// type Kept = <Query<'static, &'static Position> as SystemParam>::State;
-/// fn kept(_: Option<Prepared<<&Position as QueryData>::Prepared, <() as QueryFilter>::Prepared>>) {}
+/// fn kept(_: Option<Prepared<<&Position as WorldQuery>::Prepared, <() as WorldQuery>::Prepared>>) {}
 /// let _: fn(Kept) = kept;
 /// ```
 pub struct Prepared<D, G> {

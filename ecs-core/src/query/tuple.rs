@@ -1,14 +1,12 @@
-//! `QueryData` for tuples: every element fetched, an entity matches if it matches them all.
+//! `QueryData` for tuples: every element fetched, an entity matches if it matches them all
+//! (their `WorldQuery` is in `world_query.rs`, shared with tuples of filters).
 
 use core::ops::Range;
 
 use crate::entity::Entity;
 
-use crate::access::Access;
-use crate::view::{ViewMode, WorldView};
-
-use super::column::Required;
 use super::data::{QueryData, ReadOnlyQueryData};
+use super::world_query::WorldQuery;
 
 macro_rules! tuple_data {
     ($(($name:ident, $location:ident)),*) => {
@@ -18,55 +16,25 @@ macro_rules! tuple_data {
             clippy::unused_unit,
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
-        // SAFETY: `access` registers every element's access, `LEAVES` and
-        // `WRITES` sum and join the elements' (so a query checks the tuple
-        // whenever two of its columns could conflict), and every other method
-        // forwards to the elements, each given its own part of the state and
-        // location; each element upholds the contract for its part.
+        // SAFETY: the tuple's `WorldQuery` (`world_query.rs`) registers every
+        // element's access; `LEAVES` and `WRITES` sum and join the elements'
+        // (so a query checks the tuple whenever two of its columns could
+        // conflict), and every method forwards to the elements, each given
+        // its own part of the state and location; each element upholds the
+        // contract for its part.
         #[diagnostic::do_not_recommend]
         unsafe impl<$($name: QueryData),*> QueryData for ($($name,)*) {
             type Item<'q> = ($($name::Item<'q>,)*);
             type ReadOnly = ($($name::ReadOnly,)*);
-            type State<'w> = ($($name::State<'w>,)*);
 
             const LEAVES: usize = 0usize $(.saturating_add($name::LEAVES))*;
             const WRITES: bool = false $(|| $name::WRITES)*;
 
-            fn access(access: &mut Access) {
-                $($name::access(access);)*
-            }
-
-            type Prepared = ($($name::Prepared,)*);
-
-            #[inline]
-            fn prepare(view: WorldView<'_>) -> Self::Prepared {
-                ($($name::prepare(view),)*)
-            }
-
-            #[inline]
-            unsafe fn state_prepared<'w, M: ViewMode>(
-                prepared: &Self::Prepared,
-                view: WorldView<'w, M>,
-            ) -> Self::State<'w> {
-                let ($($name,)*) = prepared;
-                // SAFETY: each element's part of `prepared` came from its own
-                // `prepare`, inside the tuple's, on a view of the world `view`
-                // borrows (the caller's contract), as its `state_prepared`
-                // requires.
-                ($(unsafe { $name::state_prepared($name, view) },)*)
-            }
-
             fn readonly_state<'w>(
                 state: &Self::State<'w>,
-            ) -> <Self::ReadOnly as QueryData>::State<'w> {
+            ) -> <Self::ReadOnly as WorldQuery>::State<'w> {
                 let ($($name,)*) = state;
                 ($($name::readonly_state($name),)*)
-            }
-
-            #[inline]
-            fn for_each_required<'w>(state: &Self::State<'w>, f: &mut impl FnMut(Required<'w>)) {
-                let ($($name,)*) = state;
-                $($name::for_each_required($name, f);)*
             }
 
             type Location = ($($name::Location,)*);

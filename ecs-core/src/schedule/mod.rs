@@ -26,7 +26,7 @@ use crate::world::{ReservationLane, World};
 
 pub use explain::{Explanation, Overlap, StageExplanation};
 pub use stage::{IntoStage, Stage, StateKey};
-pub use stats::SystemStats;
+pub use stats::{SystemStats, TIMED_EVERY};
 pub use transition::{OnEnter, OnExit};
 
 use order::{Node, Plan, SetNode};
@@ -168,7 +168,9 @@ impl StageSlot {
                 before: &config.before,
             })
             .collect();
-        order::plan(&self.label, &nodes, &sets)
+        let mut plan = order::plan(&self.label, &nodes, &sets)?;
+        plan.defers_any = self.systems.iter().any(|slot| slot.defers);
+        Ok(plan)
     }
 
     /// Whether a system or set of this stage has the name `name`.
@@ -608,6 +610,7 @@ impl Schedule {
                 parallel: self.parallel,
                 threshold: self.parallel_threshold,
                 min_run_ticks: self.clock.ticks_for(PARALLEL_MIN_RUN),
+                timed: self.frames.is_multiple_of(TIMED_EVERY),
             },
             first_error: None,
             removals: Vec::new(),

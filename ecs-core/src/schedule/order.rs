@@ -37,6 +37,10 @@ pub(crate) struct Plan {
     pub(crate) batch_of: Vec<usize>,
     /// Every pair that may not overlap, `order`-first, with the reason.
     pub(crate) conflicts: Vec<(usize, usize, Conflict)>,
+    /// Whether any system of the stage has params that defer (`Commands`,
+    /// events sent from a system): without one, a sync point has nothing
+    /// to apply. Set by the stage, which knows its systems' params.
+    pub(crate) defers_any: bool,
 }
 
 /// The systems a name in an ordering stands for: the system of that name,
@@ -137,6 +141,7 @@ pub(crate) fn plan(stage: &str, nodes: &[Node<'_>], sets: &[SetNode<'_>]) -> Res
         batches,
         batch_of,
         conflicts,
+        defers_any: false,
     })
 }
 

@@ -60,10 +60,15 @@ impl Calibration {
 /// Run times of one system in ticks, kept by its schedule.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Timing {
+    /// The ticks of the last timed run.
     pub(crate) last: u64,
+    /// The ticks of every timed run, summed.
     pub(crate) total: u64,
     /// Every time the executor called the system, skipped runs included.
     pub(crate) runs: u64,
+    /// The calls that were timed: every one on another thread or exclusive,
+    /// and, on the calling thread, those of one frame in [`TIMED_EVERY`].
+    pub(crate) timed: u64,
     /// The calls a run condition (or a `Single` finding no one entity) skipped.
     pub(crate) skipped: u64,
 }
@@ -74,8 +79,23 @@ impl Timing {
         self.last = ticks;
         self.total = self.total.saturating_add(ticks);
         self.runs += 1;
+        self.timed += 1;
+    }
+
+    /// Counts a call that was not timed.
+    #[inline]
+    pub(crate) fn count(&mut self) {
+        self.runs += 1;
     }
 }
+
+/// Systems run on the calling thread are timed one frame in this many: a
+/// counter reading costs about as much as an empty system, and the times
+/// only steer which systems are worth another thread and what
+/// [`Schedule::stats`](super::Schedule::stats) reports as last and mean.
+/// Run counts stay exact. Systems handed to other threads, and exclusive
+/// ones, are timed every run.
+pub const TIMED_EVERY: u64 = 8;
 
 /// How one system of a schedule has run: its name, stage, last and mean run
 /// time, and how many times it ran.
@@ -106,9 +126,11 @@ pub struct SystemStats {
     /// Its stage's name as shown: a state stage's with its value
     /// (`OnEnter(GameState::Playing)`).
     pub stage_label: String,
-    /// How long its last run took.
+    /// How long its last timed run took (see [`TIMED_EVERY`]: a system
+    /// run on the calling thread is timed one frame in that many, the first
+    /// frame included).
     pub last: Duration,
-    /// Its mean run time over every run.
+    /// Its mean run time over its timed runs.
     pub mean: Duration,
     /// How many times it ran.
     pub runs: u64,
@@ -131,7 +153,7 @@ impl SystemStats {
             stage: *stage,
             stage_label: stage_label.to_owned(),
             last: clock.duration(timing.last),
-            mean: clock.duration(timing.total / timing.runs.max(1)),
+            mean: clock.duration(timing.total / timing.timed.max(1)),
             runs: timing.runs - timing.skipped,
             skipped: timing.skipped,
         }
@@ -151,5 +173,39 @@ impl fmt::Display for SystemStats {
             write!(f, ", {} skipped", self.skipped)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+
+    use super::TIMED_EVERY;
+
+    fn idle() {}
+
+    #[test]
+    fn inline_systems_are_timed_one_frame_in_timed_every_and_counted_every_frame() {
+        let mut world = World::new();
+        let mut schedule = Schedule::single_threaded();
+        schedule.add_system(Stage::Update, idle).expect("new");
+        let frames = 2 * TIMED_EVERY + 3;
+        for _ in 0..frames {
+            schedule.run(&mut world).expect("runs");
+        }
+        let timing = schedule
+            .all_stages()
+            .flat_map(|stage| &stage.systems)
+            .map(|slot| slot.timing)
+            .next()
+            .expect("one system");
+        assert_eq!(timing.runs, frames);
+        assert_eq!(
+            timing.timed,
+            3,
+            "frames 0, {TIMED_EVERY} and {}",
+            2 * TIMED_EVERY
+        );
+        assert_eq!(schedule.stats()[0].runs, frames);
     }
 }

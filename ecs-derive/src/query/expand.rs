@@ -1,4 +1,4 @@
-//! The code `#[derive(Query)]` generates: `QueryData` for the struct, and for a
+//! The code `#[derive(Query)]` generates: `WorldQuery` and `QueryData` for the struct, and for a
 //! struct that writes, the item it yields, `{Name}Item` (where a `&'w mut T`
 //! field of a type that tracks changes is a `Mut<'w, T>`), and a read-only
 //! twin `{Name}ReadOnly` with its own impl.
@@ -112,7 +112,8 @@ impl Fetch {
     }
 }
 
-/// `unsafe impl QueryData for #name`, fetching every field into an `#item`.
+/// `unsafe impl WorldQuery` and `unsafe impl QueryData` for `#name`, fetching
+/// every field into an `#item`.
 fn impl_query_data(
     q: &QueryInput<'_>,
     name: &Ident,
@@ -122,6 +123,7 @@ fn impl_query_data(
 ) -> TokenStream {
     let krate = &q.krate;
     let qd = quote!(#krate::query::QueryData);
+    let wq = quote!(#krate::query::WorldQuery);
     let item_lt = Lifetime::new("'__ecs_q", Span::call_site());
     let state_lt = Lifetime::new("'__ecs_s", Span::call_site());
     let (impl_generics, type_generics, where_clause) = q.input.generics.split_for_impl();
@@ -133,28 +135,21 @@ fn impl_query_data(
 
     quote! {
         // SAFETY: every method forwards to the field fetches, which uphold the
-        // contract; the fields were checked not to reach one component twice
-        // where either writes, and `Query` checks the access again at run time.
+        // contract; a match of the struct is a match of every field.
         #[automatically_derived]
-        unsafe impl #impl_generics #qd for #name #type_generics #where_clause {
-            type Item<#item_lt> = #item #item_generics;
-            type ReadOnly = #read_only;
-            type State<#state_lt> = ( #( <#fetched as #qd>::State<#state_lt>, )* );
-            type Prepared = ( #( <#fetched as #qd>::Prepared, )* );
-
-            const LEAVES: ::core::primitive::usize =
-                0usize #( .saturating_add(<#fetched as #qd>::LEAVES) )*;
-            const WRITES: ::core::primitive::bool = false #( || <#fetched as #qd>::WRITES )*;
+        unsafe impl #impl_generics #wq for #name #type_generics #where_clause {
+            type State<#state_lt> = ( #( <#fetched as #wq>::State<#state_lt>, )* );
+            type Prepared = ( #( <#fetched as #wq>::Prepared, )* );
 
             fn access(__ecs_access: &mut #krate::query::Access) {
-                #( <#fetched as #qd>::access(__ecs_access); )*
+                #( <#fetched as #wq>::access(__ecs_access); )*
             }
 
             #[inline]
             fn prepare(
                 __ecs_view: #krate::query::WorldView<'_>,
             ) -> Self::Prepared {
-                ( #( <#fetched as #qd>::prepare(__ecs_view), )* )
+                ( #( <#fetched as #wq>::prepare(__ecs_view), )* )
             }
 
             #[inline]
@@ -168,22 +163,35 @@ fn impl_query_data(
                         // from that field's own `prepare`, inside `prepare` above,
                         // on a view of the world `__ecs_view` borrows (the
                         // caller's contract), as its `state_prepared` requires.
-                        unsafe { <#fetched as #qd>::state_prepared(&__ecs_prepared.#index, __ecs_view) },
+                        unsafe { <#fetched as #wq>::state_prepared(&__ecs_prepared.#index, __ecs_view) },
                     )*
                 )
-            }
-
-            fn readonly_state<#state_lt>(
-                __ecs_state: &Self::State<#state_lt>,
-            ) -> <Self::ReadOnly as #qd>::State<#state_lt> {
-                ( #( <#fetched as #qd>::readonly_state(&__ecs_state.#index), )* )
             }
 
             fn for_each_required<#state_lt>(
                 __ecs_state: &Self::State<#state_lt>,
                 __ecs_f: &mut impl ::core::ops::FnMut(#krate::query::Required<#state_lt>),
             ) {
-                #( <#fetched as #qd>::for_each_required(&__ecs_state.#index, __ecs_f); )*
+                #( <#fetched as #wq>::for_each_required(&__ecs_state.#index, __ecs_f); )*
+            }
+        }
+
+        // SAFETY: every method forwards to the field fetches, which uphold the
+        // contract; the fields were checked not to reach one component twice
+        // where either writes, and `Query` checks the access again at run time.
+        #[automatically_derived]
+        unsafe impl #impl_generics #qd for #name #type_generics #where_clause {
+            type Item<#item_lt> = #item #item_generics;
+            type ReadOnly = #read_only;
+
+            const LEAVES: ::core::primitive::usize =
+                0usize #( .saturating_add(<#fetched as #qd>::LEAVES) )*;
+            const WRITES: ::core::primitive::bool = false #( || <#fetched as #qd>::WRITES )*;
+
+            fn readonly_state<#state_lt>(
+                __ecs_state: &Self::State<#state_lt>,
+            ) -> <Self::ReadOnly as #wq>::State<#state_lt> {
+                ( #( <#fetched as #qd>::readonly_state(&__ecs_state.#index), )* )
             }
 
             type Location = ( #( <#fetched as #qd>::Location, )* );

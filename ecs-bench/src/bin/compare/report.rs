@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use ecs_bench::harness::{Items, Workload};
+pub use ecs_bench::text::thousands;
 use ecs_bench::workloads::memory;
 
 use crate::boids::{self, BoidsResult};
@@ -134,19 +135,6 @@ fn capitalized(text: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-/// `n` with commas between thousands: `100,000`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 /// A ratio as `1.23x`.
@@ -283,6 +271,18 @@ fn workload_section(out: &mut String, result: &WorkloadResult) {
         );
     }
     let _ = writeln!(out);
+    let layouts: Vec<_> = result
+        .timings
+        .iter()
+        .filter_map(|t| Some((t.contender.name, t.layout.as_deref()?)))
+        .collect();
+    if !layouts.is_empty() {
+        let _ = writeln!(out, "Layout after the runs:\n");
+        for (name, layout) in layouts {
+            let _ = writeln!(out, "- **{name}**: {layout}");
+        }
+        let _ = writeln!(out);
+    }
 }
 
 /// The time of one item of a run that takes `seconds` and is made of `items`.

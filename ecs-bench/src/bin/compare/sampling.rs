@@ -22,6 +22,8 @@ pub struct Timing {
     pub contender: Contender,
     /// Seconds per run, one entry per sample, sorted.
     pub per_run: Vec<f64>,
+    /// How the contender's world was laid out after the runs, where it says.
+    pub layout: Option<String>,
 }
 
 impl Timing {
@@ -58,13 +60,14 @@ pub fn sample(prepared: &mut [Prepared], settings: Settings) -> Vec<Timing> {
         }
     }
     prepared
-        .iter()
+        .iter_mut()
         .zip(per_run)
         .map(|(p, mut times)| {
             times.sort_by(f64::total_cmp);
             Timing {
                 contender: p.contender,
                 per_run: times,
+                layout: p.bench.layout(),
             }
         })
         .collect()

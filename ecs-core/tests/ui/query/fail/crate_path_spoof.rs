@@ -5,7 +5,9 @@ use ecs_core::prelude::*;
 mod fake {
     pub use ecs_core::Entity;
     pub mod query {
-        pub use ecs_core::query::{Access, QueryData, ReadOnlyQueryData, Required, ViewMode, WorldView};
+        pub use ecs_core::query::{
+            Access, QueryData, ReadOnlyQueryData, Required, ViewMode, WorldQuery, WorldView,
+        };
         pub trait ReadOnlyField {}
         impl<T: ?Sized> ReadOnlyField for T {}
     }

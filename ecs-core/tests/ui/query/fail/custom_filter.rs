@@ -1,20 +1,29 @@
 // Query filters are sealed: a filter could otherwise read component data while
-// mutable items are alive, or hand the query another world's storages.
+// mutable items are alive, or hand the query another world's storages. Even a
+// type with a `WorldQuery` of its own cannot be one.
 use ecs_core::prelude::*;
-use ecs_core::query::{QueryFilter, Required, WorldView};
+use ecs_core::query::{Access, QueryFilter, Required, ViewMode, WorldQuery, WorldView};
 
 #[derive(Component)]
 struct A(u32);
 
 struct Peek;
 
-impl QueryFilter for Peek {
+// SAFETY: touches no component and requires no storage.
+unsafe impl WorldQuery for Peek {
     type State<'w> = ();
+    type Prepared = ();
 
-    fn state(_: WorldView<'_>) -> Self::State<'_> {}
+    fn access(_: &mut Access) {}
+
+    fn prepare(_: WorldView<'_>) {}
+
+    unsafe fn state_prepared<M: ViewMode>(_: &(), _: WorldView<'_, M>) {}
 
     fn for_each_required<'w>(_: &(), _: &mut impl FnMut(Required<'w>)) {}
+}
 
+impl QueryFilter for Peek {
     fn matches_presence(_: &(), _: Entity) -> bool {
         true
     }
