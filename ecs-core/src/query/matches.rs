@@ -308,18 +308,15 @@ pub(crate) unsafe fn fold_runs<'q, Q: QueryData, F: QueryFilter, B>(
             Q::aligned(&state, driver, range.clone()),
             "a cached run is no longer aligned"
         );
-        for (offset, &entity) in driver[range.clone()].iter().enumerate() {
-            let at = range.start + offset;
-            if super::probe::passes_aligned::<F>(filter, entity, driver, at) {
-                // SAFETY: the run was found aligned under the shifts just
-                // put back, in storages whose structure is unchanged since
-                // (`matches` is current, the caller's contract), so it is
-                // aligned now; `entity` is `driver[at]`, a storage's dense
-                // entity: live, distinct, fetched once; the states are a
-                // checked query's over a world borrowed while items live.
-                acc = g(acc, unsafe { Q::fetch_aligned(&state, entity, at) });
-            }
-        }
+        // SAFETY: the run was found aligned under the shifts just put back,
+        // in storages whose structure is unchanged since (`matches` is
+        // current, the caller's contract), so `range`, within `driver`, is
+        // aligned for `state` now; the states are a checked query's over a
+        // world borrowed while items live, and items of distinct entities
+        // may be live at once (the caller's contract).
+        acc = unsafe {
+            super::iter::fold_aligned::<Q, F, B>(&state, filter, driver, range, acc, &mut g)
+        };
     }
     acc
 }
