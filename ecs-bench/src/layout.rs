@@ -47,15 +47,15 @@ pub fn describe(world: &World, queries: impl Iterator<Item = MatchStats>) -> Str
     };
     let each = |total: f64| total / count.max(1) as f64;
     format!(
-        "{} {} {} holding {} ({:.1} per run); each query searched {:.1} times, \
-         the last search looking at {:.0} candidates; {percent:.0} % of {} in signature order",
+        "{} {} {} holding {} ({} per run); each query searched {:.1} times, \
+         the last search looking at {} candidates; {percent:.0} % of {} in signature order",
         plural(count, "query", "queries"),
         if count == 1 { "walks" } else { "walk" },
         plural(runs, "run", "runs"),
         plural(matched, "entity", "entities"),
-        matched as f64 / runs.max(1) as f64,
+        thousands((matched as f64 / runs.max(1) as f64).round() as usize),
         each(searches as f64),
-        each(searched as f64),
+        thousands(each(searched as f64).round() as usize),
         plural(entries, "storage entry", "storage entries"),
     )
 }
