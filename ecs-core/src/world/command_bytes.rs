@@ -245,8 +245,10 @@ impl Taken<'_> {
 
 impl Drop for Taken<'_> {
     fn drop(&mut self) {
-        // SAFETY: as in `run`, which forgets the `Taken` it consumes: the
-        // value is live, and this is the one place left that moves it out.
+        // SAFETY: the value was written by `push` with this header and the
+        // walk stepped past it when it was taken, so it is live and nothing
+        // else moves it out; `run` forgets the `Taken` it consumes, so this
+        // runs only for a command that did not run.
         drop(unsafe { (self.header.run)(self.value, None) });
     }
 }
