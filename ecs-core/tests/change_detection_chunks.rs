@@ -277,15 +277,18 @@ fn check_world_walks(world: &mut World, since: Tick, model: &Model, since_number
         .collect();
     assert_eq!(part, unshielded, "a walk stopped part-way, then folded");
 
-    let total = std::sync::atomic::AtomicU64::new(0);
-    world
-        .query_filtered::<&Hp, Changed<Hp>>()
-        .changed_since(since)
-        .par_for_each(|hp| {
-            total.fetch_add(u64::from(hp.0), std::sync::atomic::Ordering::Relaxed);
-        });
-    let expected_total: u64 = expected.iter().map(|e| u64::from(model.hp[e])).sum();
-    assert_eq!(total.into_inner(), expected_total, "par_for_each's sum");
+    #[cfg(feature = "parallel")]
+    {
+        let total = std::sync::atomic::AtomicU64::new(0);
+        world
+            .query_filtered::<&Hp, Changed<Hp>>()
+            .changed_since(since)
+            .par_for_each(|hp| {
+                total.fetch_add(u64::from(hp.0), std::sync::atomic::Ordering::Relaxed);
+            });
+        let expected_total: u64 = expected.iter().map(|e| u64::from(model.hp[e])).sum();
+        assert_eq!(total.into_inner(), expected_total, "par_for_each's sum");
+    }
 }
 
 fn run(ops: &[Op]) {
