@@ -33,18 +33,30 @@ export PROPTEST_CASES="${PROPTEST_CASES:-40}"
 export ECS_MERGE_CASES="${ECS_MERGE_CASES:-8}"
 export SNAPSHOT_CASES="${SNAPSHOT_CASES:-16}"
 
-# Build the test binaries and list them (unit tests and integration tests of ecs-core,
-# snapshots included).
+# Build the test binaries and list ecs-core's (unit tests and integration tests, snapshots
+# included). The build is the README's `cargo test --workspace`, whose features turn snapshots
+# on: after that command (as in CI) nothing is rebuilt, where a build of ecs-core alone would
+# compile every test binary a second time with other dependency features (about 7 GB).
+# Cargo's messages are kept, so a build that fails says why instead of listing fewer binaries.
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
+if ! cargo test --workspace --no-run --message-format=json 2>"$build_log" >"$build_log.json"; then
+    cat "$build_log" >&2
+    echo "memcheck: the test binaries did not build (cargo's messages above)" >&2
+    exit 1
+fi
 mapfile -t binaries < <(
-    cargo test -p ecs-core --features serde --no-run --message-format=json 2>/dev/null |
-        python3 -c '
-import json, sys
-for line in sys.stdin:
+    python3 -c '
+import json, os, sys
+core = os.path.realpath("ecs-core/Cargo.toml")
+for line in open(sys.argv[1]):
     msg = json.loads(line)
-    if msg.get("reason") == "compiler-artifact" and msg.get("executable") and msg["profile"]["test"]:
+    if (msg.get("reason") == "compiler-artifact" and msg.get("executable")
+            and msg["profile"]["test"] and os.path.realpath(msg["manifest_path"]) == core):
         print(msg["executable"])
-'
+' "$build_log.json"
 )
+rm -f "$build_log.json"
 split_trybuild_drivers
 if [ "${#checked[@]}" -eq 0 ]; then
     echo "memcheck: no test binaries were built" >&2

@@ -28,6 +28,9 @@ export RUSTFLAGS="-C instrument-coverage"
 export LLVM_PROFILE_FILE="$PWD/$out/build/%p-%m.profraw"
 export ECS_MODEL_CASES=8 ECS_FUZZ_CASES=2 ECS_MERGE_CASES=8 SNAPSHOT_CASES=16 PROPTEST_CASES=40
 
+# Built first with cargo's messages shown, so a failed build stops here instead of listing
+# fewer binaries.
+cargo test -p ecs-core --features serde --no-run --quiet
 mapfile -t binaries < <(
     cargo test -p ecs-core --features serde --no-run --message-format=json 2>/dev/null |
         python3 -c '
