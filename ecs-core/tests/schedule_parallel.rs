@@ -720,6 +720,85 @@ fn a_panicking_system_leaves_the_world_consistent_and_the_schedule_usable() {
     ledger.assert_no_errors();
 }
 
+/// Systems a batch runs on the calling thread share one unwind guard, set
+/// again past each system that panics: every system of the batch runs once,
+/// each panicking one included in its count, the first panic reaches the
+/// caller, and the systems that ran keep their change ticks in batch order.
+#[test]
+fn a_batch_run_here_goes_on_past_each_panicking_system() {
+    #[derive(Default)]
+    struct Order(Mutex<Vec<(&'static str, bool)>>);
+    #[derive(Component)]
+    #[component(track_changes)]
+    struct Watched;
+    fn log(order: &Order, name: &'static str, tracked: bool) {
+        order.0.lock().unwrap().push((name, tracked));
+    }
+    fn first(order: Res<Order>, q: Query<&Watched, Changed<Watched>>) {
+        log(&order, "first", q.iter().count() > 0);
+    }
+    fn boom(order: Res<Order>) {
+        log(&order, "boom", false);
+        panic!("boom");
+    }
+    fn middle(order: Res<Order>, q: Query<&Watched, Changed<Watched>>) {
+        log(&order, "middle", q.iter().count() > 0);
+    }
+    fn bang(order: Res<Order>) {
+        log(&order, "bang", false);
+        panic!("bang");
+    }
+    fn last(order: Res<Order>, q: Query<&Watched, Changed<Watched>>) {
+        log(&order, "last", q.iter().count() > 0);
+    }
+    for single_threaded in [false, true] {
+        let mut world = World::new();
+        world.insert_resource(Order::default());
+        world.spawn(Watched);
+        let mut schedule = if single_threaded {
+            Schedule::single_threaded()
+        } else {
+            let mut schedule = Schedule::new();
+            schedule.set_parallel_threshold(usize::MAX);
+            schedule
+        };
+        schedule.add_system(Stage::Update, first).unwrap();
+        schedule.add_system(Stage::Update, boom).unwrap();
+        schedule.add_system(Stage::Update, middle).unwrap();
+        schedule.add_system(Stage::Update, bang).unwrap();
+        schedule.add_system(Stage::Update, last).unwrap();
+        for frame in 0..10 {
+            let caught =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| schedule.run(&mut world)));
+            let payload = caught.expect_err("two systems panic every frame");
+            assert_eq!(
+                payload.downcast_ref::<&str>(),
+                Some(&"boom"),
+                "the first panic reaches the caller"
+            );
+            let order = std::mem::take(&mut *world.resource::<Order>().unwrap().0.lock().unwrap());
+            // Only the first frame's readers see the spawn as a change: each
+            // moved its horizon past it, panics beside them notwithstanding.
+            let news = frame == 0;
+            assert_eq!(
+                order,
+                [
+                    ("first", news),
+                    ("boom", false),
+                    ("middle", news),
+                    ("bang", false),
+                    ("last", news)
+                ],
+                "frame {frame}, single-threaded: {single_threaded}"
+            );
+        }
+        assert_eq!(schedule.parallel_batches(), 0);
+        for stats in schedule.stats() {
+            assert_eq!(stats.runs, 10, "{}", stats.name);
+        }
+    }
+}
+
 /// What `mark_target` marks.
 struct Target(Entity);
 

@@ -830,3 +830,111 @@ fn sync_points_apply_only_systems_whose_params_defer() {
     );
     assert_eq!(world.query::<&Health>().iter().count(), 3);
 }
+
+/// How often a frame asked [`CountsPrepare`] params to prepare, by whether
+/// they declared that they prepare.
+#[derive(Default, Debug, PartialEq)]
+struct PrepareCalls {
+    preparing: u32,
+    quiet: u32,
+}
+
+/// A param with nothing to fetch whose `prepare` counts its calls;
+/// `PREPARES` is what it declares.
+struct CountsPrepare<const PREPARES: bool>;
+
+// SAFETY: registers nothing and reaches nothing of the world in `fetch`.
+unsafe impl<const P: bool> ecs_core::system::SystemParam for CountsPrepare<P> {
+    const DEFERS: bool = false;
+    const PREPARES: bool = P;
+
+    type State = ();
+    type Item<'w> = CountsPrepare<P>;
+
+    fn init(_: &mut ecs_core::system::SystemAccess) {}
+
+    fn prepare(_: &mut (), world: &mut World) {
+        let calls = world.resource_mut::<PrepareCalls>().unwrap();
+        if P {
+            calls.preparing += 1;
+        } else {
+            calls.quiet += 1;
+        }
+    }
+
+    unsafe fn fetch<'w>(
+        _: &'w mut (),
+        _: ecs_core::system::SystemWorld<'w>,
+    ) -> Result<Self, Error> {
+        Ok(CountsPrepare)
+    }
+}
+
+/// A derived param preparing through one of its fields.
+#[derive(SystemParam)]
+struct Prepared<'w> {
+    health: Query<'w, &'static Health>,
+    counts: CountsPrepare<true>,
+}
+
+/// A frame prepares the params that prepare (alone, in a tuple, in a
+/// derived struct, and behind a run condition) once per frame, in every
+/// stage, and never calls `prepare` for a system none of whose params
+/// prepares.
+#[test]
+fn frames_prepare_only_systems_whose_params_prepare() {
+    let mut world = World::new();
+    world.insert_resource(PrepareCalls::default());
+    let mut schedule = Schedule::new();
+    schedule
+        .add_system(Stage::Update, (|_: CountsPrepare<false>| {}).named("quiet"))
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::Update,
+            (|_: (Query<&Health>, CountsPrepare<false>)| {}).named("quiet_in_tuple"),
+        )
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::PreUpdate,
+            (|_: CountsPrepare<true>| {}).named("preparing"),
+        )
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::Update,
+            (|_: (CountsPrepare<false>, CountsPrepare<true>)| {}).named("mixed_tuple"),
+        )
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::PostUpdate,
+            (|prepared: Prepared| {
+                let CountsPrepare = prepared.counts;
+                assert_eq!(prepared.health.iter().count(), 0);
+            })
+            .named("derived"),
+        )
+        .unwrap();
+    schedule
+        .add_system(
+            Stage::Update,
+            (|_: CountsPrepare<true>| {})
+                .named("guarded")
+                .run_if(|| false),
+        )
+        .unwrap();
+    for _ in 0..3 {
+        schedule.run(&mut world).unwrap();
+    }
+    // The tuple of a quiet and a preparing param prepares both; a system a
+    // run condition skips is prepared all the same.
+    assert_eq!(
+        *world.resource::<PrepareCalls>().unwrap(),
+        PrepareCalls {
+            preparing: 4 * 3,
+            quiet: 3,
+        }
+    );
+}

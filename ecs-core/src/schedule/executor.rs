@@ -42,8 +42,9 @@ pub(crate) struct Outcome {
     pub(crate) error: Option<Error>,
 }
 
-/// What one system's run came to.
-type RunResult = Result<Result<RunOutcome, Error>, PanicPayload>;
+/// What one system's run came to: it ran or was skipped, it could not run,
+/// or it panicked.
+type RunResult = Result<Result<(), Error>, PanicPayload>;
 
 /// The commands of a stage not applied yet: the batches run since the last
 /// sync point, and the reservation numbers no spawn used (ascending).
@@ -77,7 +78,7 @@ impl Pending {
 /// run would apply it to whatever world it is given.
 pub(crate) fn run_stage(
     systems: &mut [SystemSlot],
-    plan: &Plan,
+    plan: &mut Plan,
     world: &mut World,
     options: Options,
     errors: &mut Vec<CommandError>,
@@ -115,7 +116,7 @@ pub(crate) fn run_stage(
 )]
 fn run_batches(
     systems: &mut [SystemSlot],
-    plan: &Plan,
+    plan: &mut Plan,
     world: &mut World,
     options: Options,
     errors: &mut Vec<CommandError>,
@@ -123,7 +124,8 @@ fn run_batches(
     pending: &mut Pending,
     outcome: &mut Outcome,
 ) {
-    for (at, batch) in plan.batches.iter().enumerate() {
+    for at in 0..plan.batches.len() {
+        let batch = &plan.batches[at];
         let exclusive = batch.len() == 1 && systems[batch[0]].system.access().is_exclusive();
         let panicked = if exclusive {
             // A sync point: the exclusive system sees every change asked for so far.
@@ -145,10 +147,14 @@ fn run_batches(
             slot.timing.record(ticks().saturating_sub(start));
             // Its own `world.commands()` spawns are its world's, not the stage's.
             world.settle_reserved();
-            note(outcome, &slot.name, result)
+            note(outcome, &slot.name, result.map(|ran| ran.map(drop)))
         } else {
             pending.batches.end = at + 1;
-            run_batch(systems, batch, world, options, pending, outcome)
+            let facts = BatchFacts {
+                reserving: plan.reserving[at],
+                inline_until_timed: &mut plan.inline_until_timed[at],
+            };
+            run_batch(systems, batch, facts, world, options, pending, outcome)
         };
         if let Some(payload) = panicked {
             panic::resume_unwind(payload);
@@ -157,10 +163,19 @@ fn run_batches(
     apply(systems, plan, pending, world, errors, removals);
 }
 
+/// What the plan knows of a batch, read and kept by [`run_batch`].
+struct BatchFacts<'p> {
+    /// Whether a system of the batch reserves ids.
+    reserving: bool,
+    /// [`Plan::inline_until_timed`] for the batch.
+    inline_until_timed: &'p mut bool,
+}
+
 /// Runs one batch of systems that do not conflict, and returns the first panic.
 fn run_batch(
     systems: &mut [SystemSlot],
     batch: &[usize],
+    facts: BatchFacts<'_>,
     world: &mut World,
     options: Options,
     pending: &mut Pending,
@@ -174,16 +189,16 @@ fn run_batch(
         blocks: 0,
         stride: 0,
     };
-    for &i in batch {
-        let slot = &mut systems[i];
-        if slot.reserves_ids {
-            let cap = slot.lane.used();
-            slot.lane = ReservationLane::new(layout, layout.stride, layout.blocks, cap);
-            layout.stride += 1;
-            layout.blocks += cap;
+    if facts.reserving {
+        for &i in batch {
+            let slot = &mut systems[i];
+            if slot.reserves_ids {
+                let cap = slot.lane.used();
+                slot.lane = ReservationLane::new(layout, layout.stride, layout.blocks, cap);
+                layout.stride += 1;
+                layout.blocks += cap;
+            }
         }
-    }
-    if layout.stride > 0 {
         // The overflow rows start past every block, known only now.
         for &i in batch {
             if systems[i].reserves_ids {
@@ -192,40 +207,31 @@ fn run_batch(
         }
     }
     let world_ref: &World = world;
-    let mut first_panic = None;
-    if let Some(heavy) = heavy_systems(systems, batch, world_ref, options) {
+    // Until the next timed frame, the times that kept a batch here stand.
+    let reuse =
+        *facts.inline_until_timed && !options.timed && options.parallel && options.threshold != 0;
+    let heavy = if reuse {
+        None
+    } else {
+        let (heavy, from_times) = heavy_systems(systems, batch, world_ref, options);
+        *facts.inline_until_timed = heavy.is_none() && from_times && !options.timed;
+        heavy
+    };
+    let first_panic = if let Some(heavy) = heavy {
         outcome.parallel_batches += 1;
         let results = run_parallel(systems, batch, &heavy, world_ref);
+        let mut first_panic = None;
         for (&i, result) in batch.iter().zip(results) {
             if let Some(payload) = note(outcome, &systems[i].name, result) {
                 first_panic.get_or_insert(payload);
             }
         }
-    } else if options.timed {
-        // One counter reading per system: each run ends where the next starts.
-        let mut start = ticks();
-        for &i in batch {
-            let slot = &mut systems[i];
-            // SAFETY: one system at a time, on a world this stage holds exclusively.
-            let result = unsafe { run_caught(slot, world_ref) };
-            let end = ticks();
-            slot.timing.record(end.saturating_sub(start));
-            start = end;
-            if let Some(payload) = note(outcome, &slot.name, result) {
-                first_panic.get_or_insert(payload);
-            }
-        }
+        first_panic
     } else {
-        for &i in batch {
-            let slot = &mut systems[i];
-            // SAFETY: one system at a time, on a world this stage holds exclusively.
-            let result = unsafe { run_caught(slot, world_ref) };
-            slot.timing.count();
-            if let Some(payload) = note(outcome, &slot.name, result) {
-                first_panic.get_or_insert(payload);
-            }
-        }
-    }
+        // SAFETY: the stage holds the world exclusively, and `run_inline`
+        // runs on this thread alone.
+        unsafe { run_inline(systems, batch, world_ref, options.timed, outcome) }
+    };
     if layout.stride > 0 {
         // Every lane claims its block and as many overflow rows as the
         // busiest one used; what a lane did not use of them are holes, which
@@ -258,34 +264,46 @@ fn run_batch(
 
 /// Which systems of `batch` to hand to other threads, or `None` to run the
 /// whole batch here: only when two or more are heavy enough to pay for it.
+/// Also whether that was decided from the systems' last times alone (every
+/// one was timed, and the clock is calibrated), which only a timed run
+/// changes.
 #[cfg(feature = "parallel")]
 fn heavy_systems(
     systems: &[SystemSlot],
     batch: &[usize],
     world: &World,
     options: Options,
-) -> Option<Vec<bool>> {
+) -> (Option<Vec<bool>>, bool) {
     if !options.parallel || batch.len() < 2 || rayon::current_num_threads() < 2 {
-        return None;
+        return (None, false);
     }
     let view = world.data_view();
-    let is_heavy = |i: usize| {
+    let mut from_times = options.threshold != 0 && options.min_run_ticks.is_some();
+    let mut is_heavy = |i: usize| {
         let slot = &systems[i];
         match options.min_run_ticks {
             _ if options.threshold == 0 => true,
             Some(min) if slot.timing.timed > 0 => slot.timing.last >= min,
-            _ => estimate(slot.system.access(), view) >= options.threshold,
+            _ => {
+                from_times = false;
+                estimate(slot.system.access(), view) >= options.threshold
+            }
         }
     };
     if batch.iter().filter(|&&i| is_heavy(i)).take(2).count() < 2 {
-        return None;
+        return (None, from_times);
     }
-    Some(batch.iter().map(|&i| is_heavy(i)).collect())
+    (Some(batch.iter().map(|&i| is_heavy(i)).collect()), false)
 }
 
 #[cfg(not(feature = "parallel"))]
-fn heavy_systems(_: &[SystemSlot], _: &[usize], _: &World, _: Options) -> Option<Vec<bool>> {
-    None
+fn heavy_systems(
+    _: &[SystemSlot],
+    _: &[usize],
+    _: &World,
+    _: Options,
+) -> (Option<Vec<bool>>, bool) {
+    (None, false)
 }
 
 /// Runs the heavy systems of `batch` on rayon's pool, all but the first of
@@ -368,8 +386,85 @@ unsafe fn run_one(slot: &mut SystemSlot, world: &World) -> RunResult {
 /// # Safety
 /// No system whose access conflicts with this one's runs meanwhile, and the
 /// caller holds the world exclusively while `world` is shared with the batch.
-#[inline]
+#[cfg(feature = "parallel")]
 unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
+    panic::catch_unwind(AssertUnwindSafe(|| {
+        // The tick is taken inside the guard: past the counter's limit
+        // taking it panics, and that panic is this run's like any other.
+        // Each system of a batch takes a tick of its own; those running at
+        // once touch no common data, so their order among themselves is moot.
+        let tick = world.advance_change_tick();
+        // SAFETY: no conflicting system runs meanwhile and the caller holds
+        // the world exclusively (this function's contract): `run_at`'s.
+        unsafe { run_at(slot, world, tick) }
+    }))
+}
+
+/// Runs the systems of `batch` one after another on this thread, under one
+/// unwind guard: a panicking system ends its own run, and the guard is set
+/// again for the systems after it. Counts every run, and times them when
+/// `timed`; keeps the first error in `outcome` and returns the first panic.
+///
+/// # Safety
+/// The caller holds the world exclusively while `world` is shared with the
+/// batch, and nothing else runs meanwhile.
+unsafe fn run_inline(
+    systems: &mut [SystemSlot],
+    batch: &[usize],
+    world: &World,
+    timed: bool,
+    outcome: &mut Outcome,
+) -> Option<PanicPayload> {
+    let mut first_panic = None;
+    // The position in `batch` of the next system to start.
+    let mut next = 0;
+    // One counter reading per system: each run ends where the next starts.
+    let mut start = if timed { ticks() } else { 0 };
+    let mut finish = |slot: &mut SystemSlot| {
+        if timed {
+            let end = ticks();
+            slot.timing.record(end.saturating_sub(start));
+            start = end;
+        } else {
+            slot.timing.count();
+        }
+    };
+    while next < batch.len() {
+        let ran = panic::catch_unwind(AssertUnwindSafe(|| {
+            while let Some(&i) = batch.get(next) {
+                next += 1;
+                let slot = &mut systems[i];
+                // Taken inside the guard, as past the counter's limit it
+                // panics: that panic is this run's. No other thread advances
+                // the clock while systems run here.
+                let tick = world.advance_change_tick_alone();
+                // SAFETY: one system at a time, on a world the caller holds
+                // exclusively with nothing else running (this function's
+                // contract): `run_at`'s.
+                let result = unsafe { run_at(slot, world, tick) };
+                finish(slot);
+                if let Err(error) = result {
+                    note_error(outcome, &slot.name, error);
+                }
+            }
+        }));
+        if let Err(payload) = ran {
+            // The system that panicked is the last one started.
+            finish(&mut systems[batch[next - 1]]);
+            first_panic.get_or_insert(payload);
+        }
+    }
+    first_panic
+}
+
+/// Runs one system at the change tick `tick`, and moves its horizon there
+/// when it ran.
+///
+/// # Safety
+/// No system whose access conflicts with this one's runs meanwhile, and the
+/// caller holds the world exclusively while `world` is shared with the batch.
+#[inline(always)]
+unsafe fn run_at(slot: &mut SystemSlot, world: &World, tick: u64) -> Result<(), Error> {
     let SystemSlot {
         system,
         lane,
@@ -377,55 +472,48 @@ unsafe fn run_caught(slot: &mut SystemSlot, world: &World) -> RunResult {
         timing,
         ..
     } = slot;
-    let mut this_run = None;
-    // The tick is taken inside the guard: past the counter's limit taking it
-    // panics, and that panic is this run's like any other.
-    let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        // Each system of a batch takes a tick of its own; those running at
-        // once touch no common data, so their order among themselves is moot.
-        let tick = *this_run.insert(world.advance_change_tick());
-        let run_ticks = last_run.ticks(tick);
-        // SAFETY: the caller holds the world exclusively and runs no
-        // conflicting system meanwhile (this function's contract), which is
-        // what `SystemWorld::new` needs, and the world made here serves this
-        // run alone; the system came through `Schedule::add_system`, which
-        // refuses params that clash: what `run` needs.
-        unsafe { system.run(SystemWorld::new(world, Some(lane), run_ticks)) }
-    }));
-    match (&result, this_run) {
-        (Ok(Ok(RunOutcome::Ran)), Some(tick)) => last_run.ran(tick),
+    let run_ticks = last_run.ticks(tick);
+    // SAFETY: the caller holds the world exclusively and runs no conflicting
+    // system meanwhile (this function's contract), which is what
+    // `SystemWorld::new` needs, and the world made here serves this run
+    // alone; the system came through `Schedule::add_system`, which refuses
+    // params that clash: what `run` needs.
+    match unsafe { system.run(SystemWorld::new(world, Some(lane), run_ticks)) } {
+        Ok(RunOutcome::Ran) => {
+            last_run.ran(tick);
+            Ok(())
+        }
         // A skipped system keeps its horizon: its next run sees every change
         // since its last one.
-        (Ok(Ok(RunOutcome::Skipped)), _) => timing.skipped += 1,
-        _ => {}
+        Ok(RunOutcome::Skipped) => {
+            timing.skipped += 1;
+            Ok(())
+        }
+        Err(error) => Err(error),
     }
-    result
 }
 
 /// Keeps the first error of a system that could not run; hands back a panic.
-#[inline(always)]
 fn note(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
     match result {
-        Ok(Ok(_)) => None,
-        failed => note_failure(outcome, name, failed),
-    }
-}
-
-/// [`note`] for a run that failed or panicked: out of line, as runs seldom do.
-#[cold]
-#[inline(never)]
-fn note_failure(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
-    match result {
-        Ok(Ok(_)) => None,
+        Ok(Ok(())) => None,
         Ok(Err(error)) => {
-            outcome.error.get_or_insert_with(|| Error::InSystem {
-                system: name.to_owned(),
-                error: Box::new(error),
-            });
+            note_error(outcome, name, error);
             None
         }
         Err(payload) => Some(payload),
     }
+}
+
+/// Keeps the first error of a system that could not run: out of line, as
+/// runs seldom fail.
+#[cold]
+#[inline(never)]
+fn note_error(outcome: &mut Outcome, name: &str, error: Error) {
+    outcome.error.get_or_insert_with(|| Error::InSystem {
+        system: name.to_owned(),
+        error: Box::new(error),
+    });
 }
 
 /// Makes the stage's reserved ids alive but the holes, and applies the

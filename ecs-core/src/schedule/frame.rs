@@ -45,7 +45,7 @@ impl Frame {
     ) {
         let plan = slot
             .plan
-            .as_ref()
+            .as_mut()
             .expect("planned at the start of the frame");
         let outcome = executor::run_stage(
             &mut slot.systems,

@@ -170,6 +170,12 @@ impl StageSlot {
             .collect();
         let mut plan = order::plan(&self.label, &nodes, &sets)?;
         plan.defers_any = self.systems.iter().any(|slot| slot.defers);
+        plan.preparing = (0..self.systems.len())
+            .filter(|&i| self.systems[i].system.prepares())
+            .collect();
+        plan.reserving = (plan.batches.iter())
+            .map(|batch| batch.iter().any(|&i| self.systems[i].reserves_ids))
+            .collect();
         Ok(plan)
     }
 
@@ -598,8 +604,9 @@ impl Schedule {
         let fixed_steps = frame::advance_time(world, self.has_fixed_systems(), started);
         // Event params make their stores and register their readers.
         for stage in self.stages.iter_mut().chain(&mut self.state_stages) {
-            for slot in &mut stage.systems {
-                slot.system.prepare(world);
+            let plan = stage.plan.as_ref().expect("planned above");
+            for &i in &plan.preparing {
+                stage.systems[i].system.prepare(world);
             }
         }
         // Ids reserved through `world.commands()` become alive now, so every

@@ -41,6 +41,17 @@ pub(crate) struct Plan {
     /// events sent from a system): without one, a sync point has nothing
     /// to apply. Set by the stage, which knows its systems' params.
     pub(crate) defers_any: bool,
+    /// The systems whose params prepare before a frame
+    /// ([`SystemParam::PREPARES`](crate::system::SystemParam::PREPARES)),
+    /// by index. Set by the stage.
+    pub(crate) preparing: Vec<usize>,
+    /// Per batch, whether a system of it reserves ids (it has `Commands`).
+    /// Set by the stage.
+    pub(crate) reserving: Vec<bool>,
+    /// Per batch, whether it ran on this thread on the last frame that timed
+    /// its systems, decided from their times alone: those times stand until
+    /// the next timed frame, and so does the decision. Kept by the executor.
+    pub(crate) inline_until_timed: Vec<bool>,
 }
 
 /// The systems a name in an ordering stands for: the system of that name,
@@ -136,12 +147,16 @@ pub(crate) fn plan(stage: &str, nodes: &[Node<'_>], sets: &[SetNode<'_>]) -> Res
         }
         batches[batch].push(system);
     }
+    let batch_count = batches.len();
     Ok(Plan {
         order,
         batches,
         batch_of,
         conflicts,
         defers_any: false,
+        preparing: Vec::new(),
+        reserving: vec![false; batch_count],
+        inline_until_timed: vec![false; batch_count],
     })
 }
 

@@ -27,6 +27,13 @@ pub(crate) trait AnySystem: Send {
     /// ([`SystemParam::prepare`](super::SystemParam::prepare)).
     fn prepare(&mut self, world: &mut World);
 
+    /// Whether [`prepare`](Self::prepare) may have anything to do
+    /// ([`SystemParam::PREPARES`](super::SystemParam::PREPARES) of its
+    /// params): a schedule skips it for a system that prepares nothing.
+    fn prepares(&self) -> bool {
+        true
+    }
+
     /// Runs the system once on a world shared with other running systems.
     ///
     /// # Safety

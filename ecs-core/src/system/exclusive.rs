@@ -30,6 +30,10 @@ impl<F: FnMut(&mut World) + Send + 'static> AnySystem for ExclusiveSystem<F> {
 
     fn prepare(&mut self, _: &mut World) {}
 
+    fn prepares(&self) -> bool {
+        false
+    }
+
     unsafe fn run(&mut self, _: SystemWorld<'_>) -> Result<RunOutcome, Error> {
         unreachable!("the schedule runs exclusive systems with `&mut World` only")
     }

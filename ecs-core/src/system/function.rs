@@ -202,4 +202,8 @@ impl<Marker: 'static, F: ParamFunction<Marker, Output = ()>> AnySystem
     fn defers(&self) -> bool {
         F::Param::DEFERS
     }
+
+    fn prepares(&self) -> bool {
+        F::Param::PREPARES
+    }
 }

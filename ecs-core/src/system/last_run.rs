@@ -10,29 +10,31 @@ use crate::change::RunTicks;
 /// [`IntoSystem::ignore_earlier_changes`](super::IntoSystem::ignore_earlier_changes)
 /// starts from the tick of its first run instead, and sees nothing that
 /// happened before it.
+///
+/// One word, read by every run: the tick of the last run, 0 before a first
+/// run that sees earlier changes, or [`NOT_RUN`] before one that does not.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LastRun {
-    tick: Option<u64>,
-    sees_earlier_changes: bool,
-}
+pub(crate) struct LastRun(u64);
+
+/// A system that has not run and ignores what happened before its first
+/// run. No run takes this tick and goes on: the counter cannot advance past
+/// it.
+const NOT_RUN: u64 = u64::MAX;
 
 impl LastRun {
     /// A system that has not run yet.
     pub(crate) fn new(sees_earlier_changes: bool) -> Self {
-        Self {
-            tick: None,
-            sees_earlier_changes,
-        }
+        Self(if sees_earlier_changes { 0 } else { NOT_RUN })
     }
 
     /// The ticks of a run that takes the tick `this_run`.
     #[inline]
     pub(crate) fn ticks(&self, this_run: u64) -> RunTicks {
-        let last_run = match self.tick {
-            Some(tick) => tick,
-            None if self.sees_earlier_changes => 0,
+        let last_run = if self.0 == NOT_RUN {
             // Every tick handed out before this one is older than the run.
-            None => this_run - 1,
+            this_run - 1
+        } else {
+            self.0
         };
         RunTicks { last_run, this_run }
     }
@@ -40,7 +42,7 @@ impl LastRun {
     /// Records that the run at `this_run` completed.
     #[inline]
     pub(crate) fn ran(&mut self, this_run: u64) {
-        self.tick = Some(this_run);
+        self.0 = this_run;
     }
 }
 

@@ -62,6 +62,7 @@ impl<T: Default + Send + fmt::Debug + 'static> fmt::Debug for Local<'_, T> {
 // SAFETY: touches only its own state, which the system owns.
 unsafe impl<T: Default + Send + 'static> SystemParam for Local<'_, T> {
     const DEFERS: bool = false;
+    const PREPARES: bool = false;
 
     type State = T;
     type Item<'w> = Local<'w, T>;

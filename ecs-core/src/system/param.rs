@@ -142,6 +142,13 @@ pub unsafe trait SystemParam: Sized {
     /// when a member does.
     const DEFERS: bool = true;
 
+    /// Whether [`prepare`](Self::prepare) may have anything to do: a
+    /// schedule calls it at the start of a frame only for systems one of
+    /// whose params prepares. Keep the default, `true`, for a param that
+    /// overrides `prepare`; tuples and `#[derive(SystemParam)]` structs
+    /// prepare when a member does.
+    const PREPARES: bool = true;
+
     /// Registers what the param touches, and makes its state. Called once,
     /// when the system is added.
     fn init(access: &mut SystemAccess) -> Self::State;
@@ -219,6 +226,7 @@ pub type ParamItem<'w, P> = <P as SystemParam>::Item<'w>;
 // types the access names as written.
 unsafe impl<Q: QueryData, F: QueryFilter> SystemParam for Query<'_, Q, F> {
     const DEFERS: bool = false;
+    const PREPARES: bool = false;
 
     /// The storages the query uses, found on its first run and kept, as a
     /// [`QueryState`](crate::query::QueryState) keeps them: later runs look
@@ -254,6 +262,7 @@ unsafe impl<Q: QueryData, F: QueryFilter> SystemParam for Query<'_, Q, F> {
 // SAFETY: commands only record; they reach the world's allocator to reserve
 // ids, which is safe from many threads at once.
 unsafe impl SystemParam for Commands<'_> {
+    const PREPARES: bool = false;
     type State = CommandQueue;
     type Item<'w> = Commands<'w>;
 
@@ -292,6 +301,7 @@ unsafe impl SystemParam for Commands<'_> {
 // SAFETY: registers a read of everything, so it never runs beside a writer.
 unsafe impl SystemParam for &World {
     const DEFERS: bool = false;
+    const PREPARES: bool = false;
 
     type State = ();
     type Item<'w> = &'w World;
@@ -319,6 +329,7 @@ macro_rules! tuple_param {
             type Item<'w> = ($($name::Item<'w>,)*);
 
             const DEFERS: bool = false $(|| $name::DEFERS)*;
+            const PREPARES: bool = false $(|| $name::PREPARES)*;
 
             fn init(access: &mut SystemAccess) -> Self::State {
                 ($($name::init(access),)*)

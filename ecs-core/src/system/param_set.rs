@@ -81,6 +81,7 @@ macro_rules! param_set {
             type Item<'w> = ParamSet<'w, ($($param,)*)>;
 
             const DEFERS: bool = false $(|| $param::DEFERS)*;
+            const PREPARES: bool = false $(|| $param::PREPARES)*;
 
             fn init(access: &mut SystemAccess) -> Self::State {
                 let mut members = Vec::new();

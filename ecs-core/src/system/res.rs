@@ -237,6 +237,7 @@ impl<R: Send + Sync + fmt::Debug + 'static> fmt::Debug for ResMut<'_, R> {
 // SAFETY: registers a read of `R` and only reads it.
 unsafe impl<R: Send + Sync + 'static> SystemParam for Res<'_, R> {
     const DEFERS: bool = false;
+    const PREPARES: bool = false;
 
     type State = ();
     type Item<'w> = Res<'w, R>;
@@ -267,6 +268,7 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Res<'_, R> {
 // the caller keeps every other user of `R` apart while the item lives.
 unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
     const DEFERS: bool = false;
+    const PREPARES: bool = false;
 
     type State = ();
     type Item<'w> = ResMut<'w, R>;
@@ -297,6 +299,7 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for ResMut<'_, R> {
 // missing `R` is `None` rather than an error.
 unsafe impl<R: Send + Sync + 'static> SystemParam for Option<Res<'_, R>> {
     const DEFERS: bool = false;
+    const PREPARES: bool = false;
 
     type State = ();
     type Item<'w> = Option<Res<'w, R>>;
@@ -330,6 +333,7 @@ unsafe impl<R: Send + Sync + 'static> SystemParam for Option<Res<'_, R>> {
 // the item lives. A missing `R` is `None` rather than an error.
 unsafe impl<R: Send + Sync + 'static> SystemParam for Option<ResMut<'_, R>> {
     const DEFERS: bool = false;
+    const PREPARES: bool = false;
 
     type State = ();
     type Item<'w> = Option<ResMut<'w, R>>;

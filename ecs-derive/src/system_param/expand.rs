@@ -59,6 +59,7 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
             type Item<#run> = #name #item_generics;
 
             const DEFERS: bool = false #( || #as_static::DEFERS )*;
+            const PREPARES: bool = false #( || #as_static::PREPARES )*;
 
             fn init(__ecs_access: &mut #krate::system::SystemAccess) -> Self::State {
                 ( #( #as_static::init(__ecs_access), )* )
