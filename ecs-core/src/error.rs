@@ -368,6 +368,16 @@ pub enum Error {
         /// The relationship that fills it.
         relationship: &'static str,
     },
+    /// One side of a relationship was registered for rollback alone: a
+    /// restore would put that side back and leave the other pointing at the
+    /// present's entities. `RollbackRegistry::register_relationship` saves
+    /// both sides together.
+    RollbackOneSide {
+        /// The type registered alone (`ChildOf`, `Children`, ...).
+        component: &'static str,
+        /// The relationship it belongs to.
+        relationship: &'static str,
+    },
 }
 
 impl Error {
@@ -411,6 +421,7 @@ impl Error {
             | Error::SnapshotTypeRegistered { .. }
             | Error::UnknownSnapshotName { .. }
             | Error::Rollback { .. }
+            | Error::RollbackOneSide { .. }
             | Error::OrderingAcrossStages { .. }
             | Error::WritingCondition { .. }
             | Error::UnknownSystemId { .. }
@@ -699,6 +710,18 @@ impl fmt::Display for Error {
                 "component `{}` cannot be given to entity {entity:?} by hand: the world keeps \
                  it from the `{rel}` relationships that point at the entity; insert `{rel}` \
                  on those entities instead",
+                ShortName(component),
+                rel = ShortName(relationship)
+            ),
+            Error::RollbackOneSide {
+                component,
+                relationship,
+            } => write!(
+                f,
+                "component `{}` cannot be registered for rollback alone: it is one side of the \
+                 relationship `{rel}`, and a restore of one side would leave the other pointing \
+                 at entities of another frame; register both with \
+                 `register_relationship::<{rel}>()`",
                 ShortName(component),
                 rel = ShortName(relationship)
             ),

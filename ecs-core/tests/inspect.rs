@@ -256,3 +256,37 @@ fn inspecting_changes_nothing() {
     assert_eq!(world.inspect_all().to_string(), before);
     assert_eq!(world.get::<Health>(e).unwrap().0, 5);
 }
+
+#[test]
+fn a_deep_tree_prints_a_bounded_text_with_every_entity_listed() -> Result<(), Error> {
+    let mut world = World::new();
+    let root = world.spawn(());
+    let mut at = root;
+    for _ in 0..10_000 {
+        at = world.spawn(ChildOf(at));
+    }
+    let tree = world.inspect_tree(root)?;
+    assert_eq!(tree.len(), 10_001, "every entity is listed");
+    assert_eq!(tree.iter().last().map(|(depth, _)| depth), Some(10_000));
+    let text = tree.to_string();
+    let shown = ecs_core::TreeInspection::SHOWN_DEPTH;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len(),
+        shown + 2,
+        "one line per shown level, one elision"
+    );
+    let elision = format!(
+        "... {} more entities deeper than {shown} levels",
+        10_000 - shown
+    );
+    assert_eq!(lines.last().map(|l| l.trim_start()), Some(elision.as_str()));
+    // Indentation stops growing at the cut: every line is at most the
+    // elision's indentation plus its words.
+    let widest = lines.iter().map(|l| l.len()).max().unwrap_or(0);
+    assert!(
+        widest <= 2 * (shown + 1) + elision.len(),
+        "a line of {widest} bytes"
+    );
+    Ok(())
+}

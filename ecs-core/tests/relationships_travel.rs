@@ -120,6 +120,53 @@ fn a_rollback_restore_puts_both_sides_back_and_later_changes_keep_them() -> Resu
     Ok(())
 }
 
+/// The message of the panic `register` raises.
+fn refusal(register: impl FnOnce(&mut RollbackRegistry)) -> String {
+    let mut rollback = RollbackRegistry::new();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| register(&mut rollback)));
+    let payload = caught.expect_err("one side alone is refused");
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[test]
+fn rollback_refuses_one_side_of_a_relationship_naming_register_relationship() {
+    let refused = [
+        refusal(|r| {
+            r.register::<ChildOf>();
+        }),
+        refusal(|r| {
+            r.register_hashed::<Children>();
+        }),
+        refusal(|r| {
+            r.register_with_checksum::<ChildOf>(|_, _| {});
+        }),
+    ];
+    for message in &refused {
+        assert!(
+            message.contains("register_relationship::<ChildOf>()"),
+            "{message}"
+        );
+    }
+    assert!(refused[1].contains("`Children`"), "{}", refused[1]);
+    // Both sides through the one door: a restore puts the hierarchy back
+    // even after the parent's id was reused by a later spawn.
+    let mut rollback = RollbackRegistry::new();
+    rollback.register_relationship::<ChildOf>();
+    let mut world = World::new();
+    let parent = world.spawn(());
+    let saved = rollback.save(&world);
+    let child = world.spawn(ChildOf(parent));
+    world.despawn(parent).unwrap();
+    rollback.restore(&mut world, &saved).unwrap();
+    assert!(world.is_alive(parent) && !world.is_alive(child));
+    let reused = world.spawn(());
+    assert!(!world.contains::<Children>(reused) && !world.contains::<Children>(parent));
+    assert_hierarchy_whole(&world);
+}
+
 #[test]
 fn an_observer_and_a_hook_despawning_parents_take_their_subtrees() -> Result<(), Error> {
     #[derive(Component)]
@@ -241,5 +288,79 @@ mod snapshots {
         assert_eq!(labels(&world, mine), ["a", "a1", "b"]);
         assert_hierarchy_whole(&world);
         Ok(())
+    }
+
+    /// A snapshot of `a ChildOf root`, `b ChildOf a`, its JSON edited so
+    /// that `a` points at `b` instead: a loop of two.
+    fn looped_snapshot() -> (String, Entity, Entity) {
+        let registry = registry(false, true);
+        let mut world = World::new();
+        let root = world.spawn(Label("root".into()));
+        let a = world.spawn((Label("a".into()), ChildOf(root)));
+        let b = world.spawn((Label("b".into()), ChildOf(a)));
+        let mut json = serde_json::to_value(world.snapshot(&registry)).unwrap();
+        let child_of = json["components"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|column| column["name"] == "ecs::ChildOf")
+            .unwrap();
+        let at = child_of["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|bits| bits.as_u64() == Some(a.to_bits()))
+            .unwrap();
+        child_of["values"][at] = b.to_bits().into();
+        let edited = json.to_string();
+        (edited, a, b)
+    }
+
+    fn refused_as_a_loop(result: Result<impl Sized, Error>, a: Entity, b: Entity) {
+        match result.map(|_| ()).unwrap_err() {
+            Error::RelationshipCycle {
+                entity,
+                target,
+                relationship,
+            } => {
+                let mut pair = [entity, target];
+                pair.sort();
+                assert_eq!(pair, [a, b], "the loop's two entities are named");
+                assert!(relationship.ends_with("ChildOf"), "{relationship}");
+            }
+            other => panic!("expected a cycle error, got {other}"),
+        }
+    }
+
+    #[test]
+    fn a_snapshot_whose_hierarchy_loops_is_refused_whole() {
+        let (text, a, b) = looped_snapshot();
+        let registry = registry(false, true);
+        let loaded =
+            World::from_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text));
+        refused_as_a_loop(loaded, a, b);
+
+        let mut world = World::new();
+        let mine = tree(&mut world);
+        let before = world.len();
+        let loaded = world.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text));
+        refused_as_a_loop(loaded, a, b);
+        assert_eq!(world.len(), before, "nothing of the snapshot arrived");
+        assert_eq!(labels(&world, mine), ["a", "a1", "b"]);
+        assert_hierarchy_whole(&world);
+    }
+
+    #[test]
+    fn the_error_says_which_entities_loop_and_through_what() {
+        let (text, _, _) = looped_snapshot();
+        let registry = registry(false, true);
+        let error = World::from_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("ChildOf") && error.contains("cycle"),
+            "{error}"
+        );
     }
 }

@@ -88,6 +88,11 @@ impl RollbackRegistry {
     /// A `Copy` type is saved and restored as whole slices: the standard
     /// library clones a slice of `Copy` values as one copy of its bytes.
     ///
+    /// # Panics
+    /// When `T` is one side of a relationship ([`Error::RollbackOneSide`]):
+    /// both sides register together, with
+    /// [`register_relationship`](Self::register_relationship).
+    ///
     /// ```
     /// use ecs_core::prelude::*;
     ///
@@ -105,13 +110,17 @@ impl RollbackRegistry {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn register<T: Component + Clone>(&mut self) -> &mut Self {
+        refuse_one_side::<T>();
         self.add_column::<T>(None)
     }
 
     /// Saves and restores the relationship `R` and its target lists
     /// together, both hashed with their `Hash` impls: a restore puts both
-    /// sides back as they were saved, so they agree again. Registering one
-    /// side alone would restore it against the other side's present.
+    /// sides back as they were saved, so they agree again. This is the only
+    /// way to register either side: [`register`](Self::register) and its
+    /// kin refuse one side alone, which a restore would put back against
+    /// the other side's present (a later spawn reusing an id would become a
+    /// parent by accident).
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -132,11 +141,16 @@ impl RollbackRegistry {
         R: Relationship + Clone + Hash,
         R::Target: Clone + Hash,
     {
-        self.register_hashed::<R>().register_hashed::<R::Target>()
+        self.add_hashed::<R>().add_hashed::<R::Target>()
     }
 
     /// Saves and restores `T`, and hashes each value with its `Hash` impl
     /// through a [`ChecksumHasher`] (so integers hash the same on every machine).
+    ///
+    /// # Panics
+    /// When `T` is one side of a relationship ([`Error::RollbackOneSide`]):
+    /// both sides register together, with
+    /// [`register_relationship`](Self::register_relationship).
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -154,12 +168,24 @@ impl RollbackRegistry {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn register_hashed<T: Component + Clone + Hash>(&mut self) -> &mut Self {
+        refuse_one_side::<T>();
+        self.add_hashed::<T>()
+    }
+
+    /// [`register_hashed`](Self::register_hashed), for either side of a
+    /// relationship too.
+    fn add_hashed<T: Component + Clone + Hash>(&mut self) -> &mut Self {
         self.add_column::<T>(Some(|value, hasher| value.hash(hasher)))
     }
 
     /// Saves and restores `T`, and hashes each value with `hash`: the way for
     /// a type holding floats, which feeds them by their bits
     /// ([`ChecksumHasher::write_f32`]).
+    ///
+    /// # Panics
+    /// When `T` is one side of a relationship ([`Error::RollbackOneSide`]):
+    /// both sides register together, with
+    /// [`register_relationship`](Self::register_relationship).
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -184,6 +210,7 @@ impl RollbackRegistry {
         &mut self,
         hash: fn(&T, &mut ChecksumHasher),
     ) -> &mut Self {
+        refuse_one_side::<T>();
         self.add_column::<T>(Some(hash))
     }
 
@@ -519,5 +546,25 @@ fn first_difference(
             ),
         };
         return Err(Error::Rollback { reason });
+    }
+}
+
+/// Panics with [`Error::RollbackOneSide`] when `T` is one side of a
+/// relationship: only [`RollbackRegistry::register_relationship`] takes
+/// those, both sides at once.
+fn refuse_one_side<T: Component>() {
+    if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
+        let relationship = if T::IS_RELATIONSHIP {
+            core::any::type_name::<T>()
+        } else {
+            T::RELATIONSHIP_PARTNER
+        };
+        panic!(
+            "{}",
+            Error::RollbackOneSide {
+                component: core::any::type_name::<T>(),
+                relationship,
+            }
+        );
     }
 }

@@ -59,6 +59,14 @@ pub(crate) trait ErasedStorage: Any + Send + Sync {
     fn clone_within(&mut self, from: Entity, to: Entity, tick: u64) -> bool;
     /// Whether `entity` holds a value and its type can be copied.
     fn can_clone(&self, entity: Entity) -> bool;
+    /// Whether the component type is a relationship (it points its entity
+    /// at another).
+    #[cfg(feature = "serde")]
+    fn is_relationship(&self) -> bool;
+    /// For a relationship type, the entity the value at dense position
+    /// `dense` points at; `None` for other types or a position past the end.
+    #[cfg(feature = "serde")]
+    fn relationship_target_at(&self, dense: usize) -> Option<Entity>;
     #[cfg(test)]
     fn assert_invariants(&self);
 }
@@ -134,6 +142,19 @@ impl<T: Component> ErasedStorage for SparseSet<T> {
     }
     fn can_clone(&self, entity: Entity) -> bool {
         self.get(entity).and_then(T::clone_value).is_some()
+    }
+    #[cfg(feature = "serde")]
+    fn is_relationship(&self) -> bool {
+        T::IS_RELATIONSHIP
+    }
+    #[cfg(feature = "serde")]
+    fn relationship_target_at(&self, dense: usize) -> Option<Entity> {
+        if !T::IS_RELATIONSHIP {
+            return None;
+        }
+        self.values()
+            .get(dense)
+            .and_then(Component::relationship_target)
     }
     #[cfg(test)]
     fn assert_invariants(&self) {

@@ -121,13 +121,6 @@ impl Storages {
 
     /// How many entities the storage of the type with id `type_id` holds; 0
     /// for a type never seen.
-    #[cfg_attr(
-        not(feature = "parallel"),
-        allow(
-            dead_code,
-            reason = "the executor estimates work only to decide on threads"
-        )
-    )]
     pub(crate) fn len_of(&self, type_id: TypeId) -> usize {
         self.index
             .get(type_id)

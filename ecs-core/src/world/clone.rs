@@ -3,11 +3,15 @@
 //! `Clone`, which `#[derive(Component)]` detects; types that cannot be
 //! copied are named, never silently left out.
 
+use std::panic::{self, AssertUnwindSafe};
+
 use crate::component::ComponentId;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::util::DeferredPanic;
 
-use super::{ChildOf, World};
+use super::relationship::TreeNode;
+use super::{ChildOf, Children, World};
 
 /// What a clone made: the copies, and the components that could not be
 /// copied because their type does not implement `Clone`.
@@ -151,10 +155,18 @@ impl World {
         Ok(report)
     }
 
-    /// Copies `entity` and its whole subtree of [`Children`](super::Children):
+    /// Copies `entity` and its whole subtree of [`Children`]:
     /// each copy of a child is a child of its parent's copy, so the copies
     /// form the same tree, under the original's parent if it has one.
-    /// Components that cannot be copied are named in the report.
+    /// Components that cannot be copied are named in the report. Linear in
+    /// the subtree's size, however deep.
+    ///
+    /// The tree copied is the one the call starts with, whatever the hooks
+    /// and observers of the copies' arrivals do to the originals. All or
+    /// nothing: when one of them despawns an original not copied yet
+    /// ([`Error::Despawned`]) or a copy, or panics, every copy made so far
+    /// is despawned before the error or panic reaches the caller. A loop
+    /// in the hierarchy is [`Error::RelationshipCycle`], with nothing copied.
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -173,40 +185,68 @@ impl World {
     /// ```
     pub fn clone_entity_recursive(&mut self, entity: Entity) -> Result<CloneReport, Error> {
         self.data.entities.check(entity)?;
-        let originals: Vec<Entity> = core::iter::once(entity)
-            .chain(self.descendants(entity))
-            .collect();
+        // The tree as it stands now is what gets copied: observers of the
+        // copies' arrivals may move or despawn originals, and must not
+        // change which copy becomes whose child.
+        let tree = self.subtree::<Children>(entity)?;
         let mut report = CloneReport {
-            clones: Vec::with_capacity(originals.len()),
+            clones: Vec::with_capacity(tree.len()),
             not_cloned: Vec::new(),
         };
-        for &original in &originals {
-            let copy = self.clone_one(original, &mut report);
-            if original == entity {
-                continue;
+        let copied = panic::catch_unwind(AssertUnwindSafe(|| self.clone_tree(&tree, &mut report)));
+        match copied {
+            Ok(Ok(())) => Ok(report),
+            Ok(Err(error)) => {
+                self.despawn_copies(&report).resume();
+                Err(error)
             }
-            let parent = self
-                .get::<ChildOf>(original)
-                .map(ChildOf::parent)
-                .expect("a descendant has a parent");
-            let parent_copy = report
-                .clones
-                .iter()
-                .find(|&&(from, _)| from == parent)
-                .map(|&(_, to)| to)
-                .expect("a parent is copied before its children");
-            // The copy points at the original parent, a live entity outside
-            // the copy's subtree, so this re-parent cannot fail.
-            let _ = self.insert(copy, ChildOf(parent_copy));
+            Err(payload) => {
+                // The copy's own panic is the one the caller gets; a later
+                // one of the clean-up is dropped.
+                drop(self.despawn_copies(&report));
+                panic::resume_unwind(payload)
+            }
         }
-        Ok(report)
+    }
+
+    /// Copies each entity of `tree` in turn, each copy a child of its
+    /// parent's copy. Stops at the first original an observer despawned, or
+    /// copy it re-parented out of reach.
+    fn clone_tree(&mut self, tree: &[TreeNode], report: &mut CloneReport) -> Result<(), Error> {
+        for (at, node) in tree.iter().enumerate() {
+            self.data.entities.check(node.entity)?;
+            let copy = self.clone_one(node.entity, report);
+            if at > 0 {
+                // `clones` lists copies in `tree`'s order, so the parent's
+                // copy sits at the parent's position.
+                let parent_copy = report.clones[node.parent].1;
+                self.insert(copy, ChildOf(parent_copy))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Despawns the copies `report` lists, the deepest first, keeping the
+    /// first panic of their departures for the caller to raise: a recursive
+    /// clone that fails leaves none of its copies behind.
+    fn despawn_copies(&mut self, report: &CloneReport) -> DeferredPanic {
+        let mut panics = DeferredPanic::default();
+        for &(_, copy) in report.clones.iter().rev() {
+            if self.is_alive(copy) {
+                panics.run(|| {
+                    let _ = self.despawn(copy);
+                });
+            }
+        }
+        panics
     }
 
     /// Copies one live entity, recording it in `report`.
     fn clone_one(&mut self, entity: Entity, report: &mut CloneReport) -> Entity {
         let mut not_cloned: Vec<ComponentId> = Vec::new();
-        let copy = self.transaction().clone_entity(entity, &mut not_cloned);
-        report.clones.push((entity, copy));
+        self.transaction()
+            .clone_entity(entity, &mut report.clones, &mut not_cloned);
+        let copy = report.clones[report.clones.len() - 1].1;
         for id in not_cloned {
             let name = self.data.storages.info(id).name().to_owned();
             report.not_cloned.push((copy, name));

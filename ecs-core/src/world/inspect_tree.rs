@@ -10,7 +10,10 @@ use super::{Children, EntityInspection, World};
 
 /// A subtree as [`World::inspect_tree`] shows it: each entity with its
 /// components (its `ChildOf` and `Children` left out, as the indentation
-/// says the same), depth first, two spaces deeper per level.
+/// says the same), depth first, two spaces deeper per level. The text shows
+/// [`SHOWN_DEPTH`](TreeInspection::SHOWN_DEPTH) levels below the root; each run of deeper entities is
+/// one line counting them (`... 3 more entities deeper than 32 levels`).
+/// [`iter`](Self::iter) lists every entity, however deep.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -33,6 +36,27 @@ pub struct TreeInspection<'w> {
 }
 
 impl<'w> TreeInspection<'w> {
+    /// The levels the text shows below its root; deeper entities are
+    /// counted on one line, so the text grows with the entities shown,
+    /// never with the square of the depth.
+    ///
+    /// ```
+    /// use ecs_core::TreeInspection;
+    /// use ecs_core::prelude::*;
+    ///
+    /// let mut world = World::new();
+    /// let root = world.spawn(());
+    /// let mut at = root;
+    /// for _ in 0..TreeInspection::SHOWN_DEPTH + 3 {
+    ///     at = world.spawn(ChildOf(at));
+    /// }
+    /// let text = world.inspect_tree(root)?.to_string();
+    /// assert_eq!(text.lines().count(), TreeInspection::SHOWN_DEPTH + 2);
+    /// assert!(text.ends_with("... 3 more entities deeper than 32 levels\n"));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub const SHOWN_DEPTH: usize = 32;
+
     /// Each entity of the subtree with its depth (the root is 0), in the
     /// order shown.
     ///
@@ -80,29 +104,52 @@ impl<'w> TreeInspection<'w> {
 
 impl fmt::Display for TreeInspection<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (depth, line) in &self.lines {
-            write!(f, "{:width$}{} ", "", line.entity(), width = depth * 2)?;
-            let shown: Vec<_> = line
-                .components()
-                .iter()
-                .filter(|c| !matches!(c.name(), "ChildOf" | "Children"))
-                .collect();
-            if shown.is_empty() {
-                f.write_str("{}")?;
-            } else {
-                f.write_str("{ ")?;
-                for (i, component) in shown.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{component}")?;
-                }
-                f.write_str(" }")?;
+        let mut at = 0;
+        while let Some((depth, line)) = self.lines.get(at) {
+            if *depth > Self::SHOWN_DEPTH {
+                // Depth first: the entities below the cut follow one another.
+                let hidden = self.lines[at..]
+                    .iter()
+                    .take_while(|(depth, _)| *depth > Self::SHOWN_DEPTH)
+                    .count();
+                writeln!(
+                    f,
+                    "{:width$}... {hidden} more {entities} deeper than {shown} levels",
+                    "",
+                    entities = if hidden == 1 { "entity" } else { "entities" },
+                    shown = Self::SHOWN_DEPTH,
+                    width = (Self::SHOWN_DEPTH + 1) * 2
+                )?;
+                at += hidden;
+                continue;
             }
+            write!(f, "{:width$}{} ", "", line.entity(), width = depth * 2)?;
+            write_components(f, line)?;
             f.write_str("\n")?;
+            at += 1;
         }
         Ok(())
     }
+}
+
+/// One entity's components, its `ChildOf` and `Children` left out.
+fn write_components(f: &mut fmt::Formatter<'_>, line: &EntityInspection<'_>) -> fmt::Result {
+    let shown: Vec<_> = line
+        .components()
+        .iter()
+        .filter(|c| !matches!(c.name(), "ChildOf" | "Children"))
+        .collect();
+    if shown.is_empty() {
+        return f.write_str("{}");
+    }
+    f.write_str("{ ")?;
+    for (i, component) in shown.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{component}")?;
+    }
+    f.write_str(" }")
 }
 
 impl fmt::Debug for TreeInspection<'_> {
@@ -114,7 +161,8 @@ impl fmt::Debug for TreeInspection<'_> {
 impl World {
     /// The subtree under `root` as text: one line per entity with its
     /// components, indented by depth, children in their `Children` order
-    /// (see [`TreeInspection`]). Fails when `root` is not alive.
+    /// (see [`TreeInspection`]). Fails when `root` is not alive, and with
+    /// [`Error::RelationshipCycle`] should the hierarchy below it loop.
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -129,20 +177,11 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn inspect_tree(&self, root: Entity) -> Result<TreeInspection<'_>, Error> {
-        let mut lines = vec![(0, self.inspect(root)?)];
-        let mut stack = vec![(root, 0usize)];
-        let mut order = Vec::new();
-        // Depth first, each entity before its children, siblings in order.
-        while let Some((entity, depth)) = stack.pop() {
-            if entity != root {
-                order.push((entity, depth));
-            }
-            if let Ok(children) = self.get::<Children>(entity) {
-                stack.extend(children.iter().rev().map(|&child| (child, depth + 1)));
-            }
-        }
-        for (entity, depth) in order {
-            lines.push((depth, self.inspect(entity)?));
+        self.data.entities.check(root)?;
+        let tree = self.subtree::<Children>(root)?;
+        let mut lines = Vec::with_capacity(tree.len());
+        for node in tree {
+            lines.push((node.depth, self.inspect(node.entity)?));
         }
         Ok(TreeInspection { lines })
     }

@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::snapshot::{Loaded, Snapshot, SnapshotRegistry, load};
 
 use super::World;
+use super::relationship::find_relationship_cycle;
 
 impl World {
     /// This world's components and resources of the types `registry`
@@ -42,7 +43,10 @@ impl World {
     /// `on_insert` hooks their types declare run for each, once the whole
     /// world is in place. Fails with
     /// [`Error::Snapshot`] on any malformed, truncated or self-contradicting
-    /// input, saying what is wrong.
+    /// input, saying what is wrong, and with [`Error::RelationshipCycle`]
+    /// when a relationship's values make a loop (`a ChildOf b`, `b ChildOf
+    /// a`), naming two entities of the loop (by their saved ids) and the
+    /// relationship.
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -88,6 +92,9 @@ impl World {
             mut storages,
             resources,
         } = load(registry, deserializer)?;
+        // Loops cannot be made by inserts, which check each one; columns
+        // arrive whole, so they are checked whole, before any hook runs.
+        find_relationship_cycle(&storages)?;
         let mut world = World::new();
         world.data.entities = entities;
         world.data.resources = resources;
@@ -102,8 +109,9 @@ impl World {
     /// `OnInsert`), and resources of types this world already holds keep
     /// this world's value. Returns where each saved id went.
     ///
-    /// All or nothing: the snapshot is read and checked in full first, so
-    /// on an error this world is exactly as it was; the merge that follows
+    /// All or nothing: the snapshot is read and checked in full first (a
+    /// loop in a relationship is [`Error::RelationshipCycle`], naming the
+    /// saved ids), so on an error this world is exactly as it was; the merge that follows
     /// is all or nothing too, should a `MapEntities` panic.
     ///
     /// ```

@@ -31,7 +31,8 @@
 //! - every insert of a relationship through the world's methods, entity
 //!   handles, typed views, spawns and commands is checked first
 //!   (`check.rs`): a dead target, the entity itself, or a cycle is an error
-//!   and nothing changes;
+//!   and nothing changes; a snapshot's columns, which arrive whole, are
+//!   checked for loops before any world takes them (`acyclic.rs`);
 //! - the relationship's `on_insert` and `on_replace` hooks add the source to
 //!   its target's list and take it out again (`hooks.rs`), so every path
 //!   that adds or removes components, despawns, clears, merges or loads
@@ -45,6 +46,8 @@
 //! Removing one source is O(1): the world remembers each source's place in
 //! its target's list (`slots.rs`) and fills the hole with the last source.
 
+#[cfg(feature = "serde")]
+mod acyclic;
 mod check;
 mod hierarchy;
 mod hooks;
@@ -58,7 +61,10 @@ pub use hierarchy::{ChildOf, Children, SpawnChildren};
 pub use hooks::{
     relationship_on_insert, relationship_on_replace, target_on_insert, target_on_replace,
 };
+#[cfg(feature = "serde")]
+pub(in crate::world) use acyclic::find_relationship_cycle;
 pub(in crate::world) use slots::RelationshipSlots;
+pub(in crate::world) use traverse::TreeNode;
 
 /// A component that points its entity at another: `#[derive(Component)]`
 /// with `#[relationship(target = List)]` on a struct of one `Entity` field

@@ -1,22 +1,33 @@
 //! Walking a relationship's trees: down through target lists (depth first,
 //! pre-order), up through relationships, from a world or a query.
 
+use core::any::TypeId;
+
 use crate::entity::Entity;
+use crate::error::Error;
 use crate::query::{Query, QueryFilter};
+use crate::view::WorldView;
 
 use super::super::World;
 use super::{ChildOf, Children, Relationship, RelationshipTarget};
 
 /// The entities below a root, depth first, each before its own children,
 /// siblings in list order; `lists` gives an entity's list.
+///
+/// `bound` is how many entities hold the relationship: in a forest no
+/// root has more descendants, so the walk stops there even if something
+/// ever broke the forest into a loop (which every load and insert refuses).
 fn descend<'a>(
     root: Entity,
+    bound: usize,
     lists: impl Fn(Entity) -> Option<&'a [Entity]>,
 ) -> impl Iterator<Item = Entity> {
     let mut stack: Vec<Entity> = lists(root)
         .map(|list| list.iter().rev().copied().collect())
         .unwrap_or_default();
+    let mut left = bound;
     core::iter::from_fn(move || {
+        left = left.checked_sub(1)?;
         let next = stack.pop()?;
         if let Some(list) = lists(next) {
             stack.extend(list.iter().rev().copied());
@@ -26,7 +37,8 @@ fn descend<'a>(
 }
 
 /// The entities above an entity, nearest first; `up` gives an entity's
-/// target. The bound keeps a broken tree from looping.
+/// target. `bound` is how many entities hold the relationship: no chain in
+/// a forest is longer, so a broken tree cannot loop.
 fn ascend(
     start: Entity,
     bound: usize,
@@ -37,11 +49,77 @@ fn ascend(
     core::iter::from_fn(move || {
         left = left.checked_sub(1)?;
         at = up(at)?;
+        if at == start {
+            // Back where the walk began: a loop, which a forest never has.
+            left = 0;
+            return None;
+        }
         Some(at)
     })
 }
 
+/// How many entities hold `R`: the most any walk along `R` can visit.
+fn holders<R: Relationship>(view: WorldView<'_>) -> usize {
+    view.storage_len(TypeId::of::<R>())
+}
+
+/// One entity of a subtree, as [`World::subtree`] lists it.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::world) struct TreeNode {
+    pub(in crate::world) entity: Entity,
+    /// The position of the entity's parent in the list (0 for the root
+    /// itself).
+    pub(in crate::world) parent: usize,
+    /// Levels below the root (the root is 0).
+    pub(in crate::world) depth: usize,
+}
+
 impl World {
+    /// The subtree under `root` through the target lists `T`: the root
+    /// first, then depth first, each entity before its own children,
+    /// siblings in list order. Linear in the entities listed.
+    ///
+    /// Fails with [`Error::RelationshipCycle`], naming an entity of the loop
+    /// and the one whose list holds it, when the walk meets more entities
+    /// than hold the relationship: only a loop makes that many.
+    pub(in crate::world) fn subtree<T: RelationshipTarget>(
+        &self,
+        root: Entity,
+    ) -> Result<Vec<TreeNode>, Error> {
+        let bound = self.storage_len_of::<T::Relationship>();
+        let mut nodes: Vec<TreeNode> = Vec::new();
+        let mut stack = vec![TreeNode {
+            entity: root,
+            parent: 0,
+            depth: 0,
+        }];
+        while let Some(node) = stack.pop() {
+            if nodes.len() > bound {
+                return Err(Error::RelationshipCycle {
+                    entity: node.entity,
+                    target: nodes[node.parent].entity,
+                    relationship: core::any::type_name::<T::Relationship>(),
+                });
+            }
+            let at = nodes.len();
+            nodes.push(node);
+            if let Ok(list) = self.get::<T>(node.entity) {
+                // Last child first on the stack, so the first is walked first.
+                stack.extend(list.sources().iter().rev().map(|&child| TreeNode {
+                    entity: child,
+                    parent: at,
+                    depth: node.depth + 1,
+                }));
+            }
+        }
+        Ok(nodes)
+    }
+
+    /// How many entities hold `R`.
+    fn storage_len_of<R: Relationship>(&self) -> usize {
+        self.data.storages.len_of(TypeId::of::<R>())
+    }
+
     /// Every entity below `root` in the scene graph (its children, theirs,
     /// and so on), depth first, each before its own children: the order to
     /// propagate anything down. Empty for an entity without children, or
@@ -101,7 +179,8 @@ impl World {
         &self,
         root: Entity,
     ) -> impl Iterator<Item = Entity> + '_ {
-        descend(root, move |entity| {
+        let bound = self.storage_len_of::<T::Relationship>();
+        descend(root, bound, move |entity| {
             self.get::<T>(entity).ok().map(RelationshipTarget::sources)
         })
     }
@@ -120,7 +199,8 @@ impl World {
         &self,
         entity: Entity,
     ) -> impl Iterator<Item = Entity> + '_ {
-        ascend(entity, self.len(), move |at| {
+        let bound = self.storage_len_of::<R>();
+        ascend(entity, bound, move |at| {
             self.get::<R>(at).ok().map(Relationship::target)
         })
     }
@@ -143,7 +223,8 @@ impl<'w, 'a, T: RelationshipTarget, F: QueryFilter> Query<'w, &'a T, F> {
     /// assert_eq!(query.iter_descendants(root).collect::<Vec<_>>(), [a, a1]);
     /// ```
     pub fn iter_descendants(&self, root: Entity) -> impl Iterator<Item = Entity> + '_ {
-        descend(root, move |entity| {
+        let bound = holders::<T::Relationship>(self.view());
+        descend(root, bound, move |entity| {
             self.get(entity).ok().map(RelationshipTarget::sources)
         })
     }
@@ -165,8 +246,63 @@ impl<'w, 'a, R: Relationship, F: QueryFilter> Query<'w, &'a R, F> {
     /// assert_eq!(query.iter_ancestors(leaf).collect::<Vec<_>>(), [mid, root]);
     /// ```
     pub fn iter_ancestors(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
-        ascend(entity, usize::MAX, move |at| {
+        let bound = holders::<R>(self.view());
+        ascend(entity, bound, move |at| {
             self.get(at).ok().map(Relationship::target)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(index: u32) -> Entity {
+        Entity::from_bits(1 << 32 | u64::from(index)).unwrap()
+    }
+
+    #[test]
+    fn a_walk_down_a_loop_stops_at_its_bound() {
+        // 0 lists 1, 1 lists 0: a loop no world should hold.
+        let lists = [[e(1)], [e(0)]];
+        let walked: Vec<Entity> =
+            descend(e(0), 5, |at| Some(&lists[at.index() as usize][..])).collect();
+        assert_eq!(walked, [e(1), e(0), e(1), e(0), e(1)]);
+    }
+
+    #[test]
+    fn a_walk_up_a_loop_stops_where_it_began_or_at_its_bound() {
+        let up = |at: Entity| Some(e((at.index() + 1) % 3));
+        assert_eq!(ascend(e(0), 10, up).collect::<Vec<_>>(), [e(1), e(2)]);
+        // A loop that does not pass the start: 0 -> 1 -> 2 -> 1 -> ...
+        let up = |at: Entity| {
+            Some(if at.index() == 2 {
+                e(1)
+            } else {
+                e(at.index() + 1)
+            })
+        };
+        assert_eq!(ascend(e(0), 4, up).count(), 4);
+    }
+
+    #[test]
+    fn a_subtree_walk_of_a_looping_hierarchy_is_an_error_naming_the_loop() {
+        let mut world = World::new();
+        let root = world.spawn(());
+        let a = world.spawn(ChildOf(root));
+        let b = world.spawn(ChildOf(a));
+        // Only a broken world loops: give `b` a list holding `a`, below
+        // every check, so `a` lists `b` and `b` lists `a`.
+        let list = Children::from_sources(vec![a], super::super::ListKey::KEY);
+        let set = world.data.storages.get_mut::<Children>().unwrap();
+        set.push_new(b, list, 0);
+        let err = world.subtree::<Children>(root).unwrap_err();
+        match err {
+            Error::RelationshipCycle { entity, target, .. } => {
+                assert!([a, b].contains(&entity) && [a, b].contains(&target));
+            }
+            other => panic!("expected a cycle, got {other}"),
+        }
+        assert!(world.descendants(root).count() <= world.len());
     }
 }

@@ -193,14 +193,17 @@ impl Structural<'_> {
     /// Allocates an entity holding a copy of every component of the live
     /// `from` whose type can be copied, each added at one tick, the hooks
     /// told of each; the ids of the types that cannot be copied are appended
-    /// to `not_cloned`, in id order.
+    /// to `not_cloned`, in id order. `(from, copy)` is appended to `copies`
+    /// before any hook runs.
     pub(crate) fn clone_entity(
         &mut self,
         from: Entity,
+        copies: &mut Vec<(Entity, Entity)>,
         not_cloned: &mut Vec<ComponentId>,
-    ) -> Entity {
+    ) {
         self.sync_component_hooks();
         let to = self.entities.alloc();
+        copies.push((from, to));
         self.masks.cover(self.entities.slot_count());
         let tick = self.clock.advance();
         let held: Vec<ComponentId> = held_components(self.storages, self.masks, from).collect();
@@ -218,7 +221,6 @@ impl Structural<'_> {
                 not_cloned.push(id);
             }
         }
-        to
     }
 
     /// Spawns one entity per bundle of `bundles`, appending their ids to `spawned`;

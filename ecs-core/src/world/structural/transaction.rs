@@ -68,14 +68,17 @@ impl Transaction<'_> {
 
     /// Spawns a copy of the live `from`: every component whose type can be
     /// copied, the hooks and observers of each told; the ids of the others
-    /// are appended to `not_cloned`.
+    /// are appended to `not_cloned`. `(from, copy)` is appended to `copies`
+    /// as soon as the copy exists, so a caller learns of it even when a hook
+    /// or observer of its arrival panics.
     pub(in crate::world) fn clone_entity(
         self,
         from: Entity,
+        copies: &mut Vec<(Entity, Entity)>,
         not_cloned: &mut Vec<ComponentId>,
-    ) -> Entity {
+    ) {
         self.world
-            .dispatching(|world| world.split().1.clone_entity(from, not_cloned))
+            .dispatching(|world| world.split().1.clone_entity(from, copies, not_cloned));
     }
 
     /// Gives the live `entity` `value`, returning the value it replaces.
