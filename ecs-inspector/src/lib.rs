@@ -29,9 +29,10 @@
 //!   [`editable`](Inspector::editable) components, always between frames,
 //!   inside [`serve`](Inspector::serve).
 //! - Loopback addresses only, unless the game names another with
-//!   [`bind_exposed`](Inspector::bind_exposed); requests bounded in size and
-//!   rate ([`Limits`]); a malformed or hostile request gets a 4xx that says
-//!   why; `serve` keeps to its time budget however slow the clients are.
+//!   [`bind_exposed`](Inspector::bind_exposed); requests bounded in size,
+//!   rate and time ([`Limits`]); a malformed or hostile request gets a 4xx
+//!   that says why; `serve` keeps to its time budget however slow the
+//!   clients are.
 //!
 //! The crate has no `unsafe` code.
 

@@ -363,9 +363,147 @@ fn extreme_limits_neither_panic_nor_hang() {
 
     let huge = Limits {
         io_timeout: Duration::MAX,
+        connection_deadline: Duration::MAX,
         reply_timeout: Duration::MAX,
         ..Limits::default()
     };
     let game = Game::start(Inspector::bind("127.0.0.1:0").unwrap().with_limits(huge), 1);
     assert_eq!(get(game.addr, "/api/world").status, 200);
+}
+
+/// The deadline the two tests below give a connection: short, so the tests
+/// are, and long enough that every client's request is read well within it.
+const DEADLINE: Duration = Duration::from_secs(1);
+
+/// How long a test waits for what the deadline promises: ten times over,
+/// so a loaded machine never fails it, while a connection held for good
+/// does.
+const PAST_DEADLINE: Duration = Duration::from_secs(10);
+
+/// Writes one byte every 50 ms (well inside the 200 ms an error answer's
+/// drain waits for each) until the server cuts the connection, which it
+/// says by returning `true`, or until `PAST_DEADLINE` passes.
+fn trickle(mut stream: TcpStream, byte: u8) -> thread::JoinHandle<bool> {
+    thread::spawn(move || {
+        let started = Instant::now();
+        while started.elapsed() < PAST_DEADLINE {
+            if stream.write_all(&[byte]).is_err() {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        false
+    })
+}
+
+/// Asks for `/api/world` until it gets a 200, for at most `PAST_DEADLINE`
+/// from `since`; the statuses it got on the way are in the message.
+fn served_after(addr: std::net::SocketAddr, since: Instant, why: &str) {
+    let mut refused = Vec::new();
+    loop {
+        let status = get(addr, "/api/world").status;
+        if status == 200 {
+            return;
+        }
+        refused.push(status);
+        assert!(
+            since.elapsed() < PAST_DEADLINE,
+            "{why}: a normal request was still refused {PAST_DEADLINE:?} later ({} answers: {:?}…)",
+            refused.len(),
+            &refused[..refused.len().min(5)]
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Clients that promise a huge body, get `413`, and then trickle a byte at
+/// a time fill every place; the drain after the answer ends at the
+/// connection's deadline, so the places are given back and a normal request
+/// is answered, and each trickling client finds its connection closed.
+#[test]
+fn clients_trickling_after_an_error_answer_lose_their_place_at_the_deadline() {
+    let limits = Limits {
+        max_connections: 4,
+        connection_deadline: DEADLINE,
+        ..Limits::default()
+    };
+    let game = Game::start(
+        Inspector::bind("127.0.0.1:0").unwrap().with_limits(limits),
+        1,
+    );
+    let addr = game.addr;
+    let started = Instant::now();
+    let tricklers: Vec<_> = (0..4)
+        .map(|_| {
+            let mut stream = TcpStream::connect(addr).unwrap();
+            stream.set_read_timeout(Some(WAIT)).unwrap();
+            write!(
+                stream,
+                "PUT /api/entities/0v1/components/Position HTTP/1.1\r\nHost: {addr}\r\n\
+                 Content-Length: 1000000000\r\n\r\n"
+            )
+            .unwrap();
+            let answer = read_answer(&mut stream);
+            assert_eq!(answer.status, 413, "{}", answer.body);
+            trickle(stream, b'{')
+        })
+        .collect();
+
+    let meanwhile = get(addr, "/api/world");
+    // Answered within the deadline of the first trickler's connection, the
+    // request came while every place was held.
+    if started.elapsed() < DEADLINE {
+        assert_eq!(meanwhile.status, 503, "{}", meanwhile.body);
+    }
+    served_after(addr, started, "clients trickling after a 413");
+    for trickler in tricklers {
+        assert!(
+            trickler.join().unwrap(),
+            "a trickling client was still connected {PAST_DEADLINE:?} after it started"
+        );
+    }
+}
+
+/// A client sending its request head a byte at a time, each byte well
+/// inside the wait for one read, is answered `408` at the connection's
+/// deadline and its connection closed, giving back the only place.
+#[test]
+fn a_head_trickled_byte_by_byte_is_cut_at_the_deadline() {
+    let limits = Limits {
+        max_connections: 1,
+        // No single read would ever time out: only the deadline cuts it.
+        io_timeout: Duration::from_secs(60),
+        connection_deadline: DEADLINE,
+        ..Limits::default()
+    };
+    let game = Game::start(
+        Inspector::bind("127.0.0.1:0").unwrap().with_limits(limits),
+        1,
+    );
+    let addr = game.addr;
+    let started = Instant::now();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET /api/world HTTP/1.1\r\nHost: {addr}\r\nX-Slow: "
+    )
+    .unwrap();
+    // A header value that never ends, one byte at a time.
+    let trickler = trickle(stream.try_clone().unwrap(), b'a');
+
+    stream.set_read_timeout(Some(PAST_DEADLINE)).unwrap();
+    let answer = read_answer(&mut stream);
+    assert_eq!(answer.status, 408, "{}", answer.body);
+    assert!(
+        answer
+            .reason()
+            .contains("a connection has 1s to send it whole"),
+        "{}",
+        answer.reason()
+    );
+    assert!(
+        trickler.join().unwrap(),
+        "the trickling client was still connected {PAST_DEADLINE:?} after it started"
+    );
+    served_after(addr, started, "a client trickling its head");
 }

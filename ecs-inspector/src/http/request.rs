@@ -1,6 +1,8 @@
 //! Reading one request off a connection, within the limits: the head into a
 //! buffer of at most `max_head_bytes`, parsed by `httparse`, then a body of
-//! at most `max_body_bytes`, all before a deadline.
+//! at most `max_body_bytes`, all before the connection's deadline; and, after
+//! an error answer, draining what the client still sends before the same
+//! deadline.
 
 use std::io::{self, Read};
 use std::net::TcpStream;
@@ -43,18 +45,14 @@ impl Request {
     }
 }
 
-/// Reads one request from `stream`. `Err` holds the answer to send instead
-/// (a 4xx or 5xx saying what was wrong), or `None` when the client left or
-/// went quiet and nothing should be sent.
+/// Reads one request from `stream` before `deadline` (`None`: no deadline).
+/// `Err` holds the answer to send instead (a 4xx or 5xx saying what was
+/// wrong), or `None` when the client left and nothing should be sent.
 pub(crate) fn read_request(
     stream: &mut TcpStream,
     limits: &Limits,
+    deadline: Option<Instant>,
 ) -> Result<Request, Option<Response>> {
-    // A limit too large to add is no deadline at all, never a panic.
-    let deadline = limits
-        .io_timeout
-        .checked_mul(2)
-        .and_then(|whole| Instant::now().checked_add(whole));
     let mut buf = vec![0u8; limits.max_head_bytes];
     let mut filled = 0;
     let (head_len, mut request) = loop {
@@ -67,7 +65,7 @@ pub(crate) fn read_request(
                 ),
             )));
         }
-        let n = read_some(stream, &mut buf[filled..], deadline, limits.io_timeout)?;
+        let n = read_some(stream, &mut buf[filled..], deadline, limits)?;
         filled += n;
         match parse_head(&buf[..filled], limits.max_headers) {
             Ok(Some(parsed)) => break parsed,
@@ -106,7 +104,7 @@ pub(crate) fn read_request(
     let mut chunk = [0u8; 8 * 1024];
     while body.len() < length {
         let want = (length - body.len()).min(chunk.len());
-        let got = read_some(stream, &mut chunk[..want], deadline, limits.io_timeout)?;
+        let got = read_some(stream, &mut chunk[..want], deadline, limits)?;
         body.extend_from_slice(&chunk[..got]);
     }
     request.body = body;
@@ -116,25 +114,52 @@ pub(crate) fn read_request(
 /// The shortest wait a socket is given: a zero would mean no timeout.
 pub(crate) const MIN_WAIT: Duration = Duration::from_millis(1);
 
-/// Reads at least one byte before `deadline` (`None`: no deadline). A
-/// closed connection or an error gives `Err(None)`; a client too slow, a 408.
+/// The connection's deadline for a connection accepted at `accepted`; a
+/// limit too large to add is no deadline at all, never a panic.
+pub(crate) fn deadline(accepted: Instant, limits: &Limits) -> Option<Instant> {
+    accepted.checked_add(limits.connection_deadline)
+}
+
+/// How long the next read may wait: at most `most`, and never past
+/// `deadline`; `None` once the deadline has passed.
+fn next_wait(deadline: Option<Instant>, most: Duration) -> Option<Duration> {
+    let left = deadline.map_or(Duration::MAX, |d| {
+        d.saturating_duration_since(Instant::now())
+    });
+    // A zero timeout would mean "wait forever" to the socket.
+    (!left.is_zero()).then(|| left.min(most).max(MIN_WAIT))
+}
+
+/// The 408 for a request that did not arrive in time, saying which bound
+/// it ran into.
+fn too_slow(deadline: Option<Instant>, limits: &Limits) -> Response {
+    let past_deadline = deadline.is_some_and(|d| Instant::now() >= d);
+    let reason = if past_deadline {
+        format!(
+            "the request took too long to arrive: a connection has {:?} to send it whole",
+            limits.connection_deadline
+        )
+    } else {
+        format!(
+            "the request took too long to arrive: nothing came for {:?}",
+            limits.io_timeout
+        )
+    };
+    Response::error(408, reason)
+}
+
+/// Reads at least one byte before `deadline` (`None`: no deadline), each
+/// wait at most `io_timeout`. A closed connection or an error gives
+/// `Err(None)`; a client too slow, a 408.
 fn read_some(
     stream: &mut TcpStream,
     into: &mut [u8],
     deadline: Option<Instant>,
-    io_timeout: Duration,
+    limits: &Limits,
 ) -> Result<usize, Option<Response>> {
-    let left = deadline.map_or(Duration::MAX, |d| {
-        d.saturating_duration_since(Instant::now())
-    });
-    if left.is_zero() {
-        return Err(Some(Response::error(
-            408,
-            "the request took too long to arrive",
-        )));
-    }
-    // A zero timeout would mean "wait forever" to the socket.
-    let wait = left.min(io_timeout).max(MIN_WAIT);
+    let Some(wait) = next_wait(deadline, limits.io_timeout) else {
+        return Err(Some(too_slow(deadline, limits)));
+    };
     stream.set_read_timeout(Some(wait)).map_err(|_| None)?;
     match stream.read(into) {
         Ok(0) => Err(None),
@@ -145,13 +170,41 @@ fn read_some(
                 io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
             ) =>
         {
-            Err(Some(Response::error(
-                408,
-                "the request took too long to arrive",
-            )))
+            Err(Some(too_slow(deadline, limits)))
         }
         Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(0),
         Err(_) => Err(None),
+    }
+}
+
+/// Reads and throws away what the client still sends after an error
+/// answer, so that closing with unread bytes does not reset the connection
+/// and lose the answer before the client reads it. It stops at the
+/// client's end, after `quiet` without a byte, after `max` bytes, or at
+/// `deadline`, whichever comes first: a client trickling bytes cannot hold
+/// its connection past the deadline.
+pub(crate) fn drain(
+    stream: &mut TcpStream,
+    deadline: Option<Instant>,
+    quiet: Duration,
+    max: usize,
+) {
+    let mut scratch = [0u8; 8 * 1024];
+    let mut left = max;
+    while left > 0 {
+        let Some(wait) = next_wait(deadline, quiet) else {
+            return;
+        };
+        if stream.set_read_timeout(Some(wait)).is_err() {
+            return;
+        }
+        let want = left.min(scratch.len());
+        match stream.read(&mut scratch[..want]) {
+            Ok(0) => return,
+            Ok(n) => left -= n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return,
+        }
     }
 }
 

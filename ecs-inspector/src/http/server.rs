@@ -2,7 +2,6 @@
 //! connection cap; requests that need the world wait for the game's
 //! [`serve`](crate::Inspector::serve) as jobs.
 
-use std::io::Read;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
@@ -14,7 +13,7 @@ use crate::Limits;
 use crate::job::Job;
 use crate::route::Route;
 
-use super::request::read_request;
+use super::request;
 use super::{Method, Request, Response, TokenBucket};
 
 /// What every connection's thread shares.
@@ -111,12 +110,13 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
             refuse(stream, max);
             continue;
         }
+        let accepted = Instant::now();
         let connection = Connection {
             shared: Arc::clone(shared),
         };
         let spawned = thread::Builder::new()
             .name("ecs-inspector-connection".into())
-            .spawn(move || connection.answer(stream));
+            .spawn(move || connection.answer(stream, accepted));
         // A thread that could not start dropped its `Connection`, which
         // gave its place back.
         drop(spawned);
@@ -146,32 +146,41 @@ impl Drop for Connection {
 }
 
 impl Connection {
-    fn answer(self, mut stream: TcpStream) {
+    /// Reads the request, answers it and closes, all reading done before
+    /// the connection's deadline: past it, however steadily the client
+    /// trickles bytes, the thread ends and the place is given back.
+    fn answer(self, mut stream: TcpStream, accepted: Instant) {
         let limits = self.shared.limits();
-        let _ = stream.set_write_timeout(Some(limits.io_timeout.max(super::request::MIN_WAIT)));
+        let deadline = request::deadline(accepted, &limits);
+        let _ = stream.set_write_timeout(Some(limits.io_timeout.max(request::MIN_WAIT)));
         let _ = stream.set_nodelay(true);
-        let (response, head_only, read_whole) = match read_request(&mut stream, &limits) {
-            Ok(request) => (
-                respond(&request, &self.shared, &limits),
-                request.method == Method::Head,
-                true,
-            ),
-            Err(Some(response)) => (response, false, false),
-            Err(None) => return,
-        };
+        let (response, head_only, read_whole) =
+            match request::read_request(&mut stream, &limits, deadline) {
+                Ok(request) => (
+                    respond(&request, &self.shared, &limits),
+                    request.method == Method::Head,
+                    true,
+                ),
+                Err(Some(response)) => (response, false, false),
+                Err(None) => return,
+            };
         if response.write_to(&mut stream, head_only).is_err() {
             return;
         }
         let _ = stream.shutdown(Shutdown::Write);
         if !read_whole {
-            // Closing with unread bytes would reset the connection and could
-            // lose the answer before the client reads it: read a little of
-            // what is left, briefly.
-            let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
-            let _ = (&mut stream).take(256 * 1024).read_to_end(&mut Vec::new());
+            request::drain(&mut stream, deadline, DRAIN_QUIET, DRAIN_BYTES);
         }
     }
 }
+
+/// How long the drain after an error answer waits for the client's next
+/// byte: a client that has sent its whole request is quiet at once.
+const DRAIN_QUIET: Duration = Duration::from_millis(200);
+
+/// The most the drain after an error answer reads: enough for a request
+/// body the client sent before reading the answer.
+const DRAIN_BYTES: usize = 256 * 1024;
 
 /// The answer to a request read whole.
 fn respond(request: &Request, shared: &Shared, limits: &Limits) -> Response {
