@@ -1,7 +1,8 @@
 //! Fault injection: random sequences of operations (spawn, spawn_batch, insert,
 //! insert_bundle, remove, despawn, clear, `world.commands()` + `flush`, a schedule's frame,
-//! merge of a staging world) on a world with observers, where each operation may carry one
-//! fault: the `Drop` of one value (or two), an observer's run, a command, a system or a
+//! `run_system` of a one-shot system, merge of a staging world) on a world with observers,
+//! where each operation may carry one fault: the `Drop` of one value (or two), an observer's
+//! run, a command, a system (alone, or with the `Drop` of a value it recorded) or a
 //! `MapEntities` panics. After each operation the call must have ended as the model says
 //! (returned the model's answer, or panicked with the fault's message, once), and the world
 //! must equal the model's state before or after the call, as the crate promises for that
@@ -49,15 +50,16 @@ proptest! {
     }
 }
 
-/// Seeds whose sequences of [`SMALL_LEN`] steps, together, make every kind of fault strike.
-const SMALL_SEEDS: [u8; 4] = [13, 95, 88, 27];
+/// Seeds whose sequences of [`SMALL_LEN`] steps, together, make every kind of fault strike,
+/// and strike a one-shot run with a system's and with a command's panic.
+const SMALL_SEEDS: [u8; 4] = [255, 1, 4, 206];
 
 /// Steps per small-seed sequence: short enough for miri.
 const SMALL_LEN: usize = 12;
 
 /// The sequences of a few fixed seeds, short enough for miri; together they strike with every
-/// kind of fault, which the test checks, so a change to the generator cannot quietly leave a
-/// kind out.
+/// kind of fault, and strike `run_system` with a system's and a command's panic, which the
+/// test checks, so a change to the generator cannot quietly leave a kind out.
 #[test]
 fn fault_injection_small_seeds() {
     let mut struck: BTreeMap<String, usize> = BTreeMap::new();
@@ -89,4 +91,10 @@ fn fault_injection_small_seeds() {
         "fault: system scripted",
     ]);
     assert_eq!(kinds, expected, "{struck:#?}");
+    for key in [
+        "run_system: fault: system scripted",
+        "run_system: fault: command",
+    ] {
+        assert!(struck.contains_key(key), "{key} in {struck:#?}");
+    }
 }

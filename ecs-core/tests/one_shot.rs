@@ -1,7 +1,12 @@
 //! One-shot systems: registered with the world, run on demand, their
-//! commands applied before `run_system` returns, their state kept.
+//! commands applied before `run_system` returns, their state kept; a
+//! panicking run's commands dropped and the ids its spawns reserved
+//! despawned, wherever the run was asked for.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use ecs_core::prelude::*;
+use ecs_testkit::ledger::{Ledger, Token, panic_message};
 
 #[derive(Component)]
 struct Debris(u32);
@@ -122,5 +127,200 @@ fn stale_ids_nested_runs_and_failures_are_errors() -> Result<(), Error> {
         fresh.run_system(other),
         Err(Error::UnknownSystemId { .. })
     ));
+    Ok(())
+}
+
+#[derive(Component)]
+struct Marker;
+
+/// What `volatile` did: the ids its spawns reserved, the ids whose closure
+/// commands ran, and whether it may finish its run.
+#[derive(Default)]
+struct Trace {
+    spawned: Vec<Entity>,
+    closures: Vec<Entity>,
+    calm: bool,
+}
+
+const VOLATILE: &str = "volatile panics after recording";
+
+/// Spawns a `Marker` and records a closure naming it, then panics unless
+/// the trace says it is calm.
+fn volatile(mut commands: Commands, mut trace: ResMut<Trace>) {
+    let marker = commands.spawn(Marker);
+    trace.spawned.push(marker);
+    commands.add(move |world: &mut World| {
+        let trace = world.resource_mut::<Trace>().expect("inserted");
+        trace.closures.push(marker);
+    });
+    if !trace.calm {
+        panic!("{VOLATILE}");
+    }
+}
+
+/// The entities holding a `Marker`.
+fn markers(world: &mut World) -> Vec<Entity> {
+    world
+        .query::<(Entity, &Marker)>()
+        .iter()
+        .map(|(e, _)| e)
+        .collect()
+}
+
+/// After `volatile` panicked once (however its run was asked for) and the
+/// world went on: nothing of that run is in the world, its reserved id is
+/// dead, and a calm run of the same system applies its own commands only.
+fn assert_dropped_then_calm_run(
+    world: &mut World,
+    base: usize,
+    calm_run: impl FnOnce(&mut World),
+) -> Result<(), Error> {
+    assert!(world.flush().is_empty(), "nothing of the run waits");
+    // A change of structure makes alive every id still reserved.
+    let probe = world.spawn(());
+    world.despawn(probe)?;
+    let reserved = world.resource::<Trace>()?.spawned[0];
+    assert!(!world.is_alive(reserved), "the reserved id is released");
+    assert!(markers(world).is_empty(), "the spawn did not apply");
+    assert!(
+        world.resource::<Trace>()?.closures.is_empty(),
+        "the closure never ran"
+    );
+    assert_eq!(world.len(), base, "no entity alive and empty");
+
+    world.resource_mut::<Trace>()?.calm = true;
+    calm_run(world);
+    let trace = world.resource::<Trace>()?;
+    assert_eq!(trace.spawned.len(), 2);
+    let own = trace.spawned[1];
+    assert_eq!(trace.closures, [own], "only the calm run's closure ran");
+    assert_eq!(markers(world), [own], "only the calm run's spawn applied");
+    assert_eq!(world.len(), base + 1);
+    assert!(!world.is_alive(reserved));
+    Ok(())
+}
+
+#[test]
+fn a_panicking_one_shot_system_drops_its_commands_and_releases_its_ids() -> Result<(), Error> {
+    let mut world = World::new();
+    world.init_resource::<Trace>();
+    world.spawn(Debris(0));
+    let id = world.register_system(volatile);
+    let panic = catch_unwind(AssertUnwindSafe(|| world.run_system(id))).unwrap_err();
+    assert_eq!(panic_message(&*panic), VOLATILE);
+    assert_dropped_then_calm_run(&mut world, 1, |world| {
+        world.run_system(id).expect("stays registered, and runs");
+    })
+}
+
+#[test]
+fn a_one_shot_system_panicking_inside_a_command_drops_its_commands() -> Result<(), Error> {
+    let mut world = World::new();
+    world.init_resource::<Trace>();
+    world.spawn(Debris(0));
+    let id = world.register_system(volatile);
+    world.commands().add(move |world: &mut World| {
+        let _ = world.run_system(id);
+    });
+    let after = world.commands().spawn(Debris(1));
+    let panic = catch_unwind(AssertUnwindSafe(|| world.flush())).unwrap_err();
+    assert_eq!(panic_message(&*panic), VOLATILE);
+    assert!(
+        !world.is_alive(after),
+        "the commands after the panicking one are dropped"
+    );
+    assert_dropped_then_calm_run(&mut world, 1, |world| {
+        world.commands().add(move |world: &mut World| {
+            world.run_system(id).expect("runs");
+        });
+        assert!(world.flush().is_empty());
+    })
+}
+
+#[test]
+fn a_one_shot_system_panicking_inside_an_exclusive_system_drops_its_commands() -> Result<(), Error>
+{
+    let mut world = World::new();
+    world.init_resource::<Trace>();
+    world.spawn(Debris(0));
+    let id = world.register_system(volatile);
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, move |world: &mut World| {
+        world.run_system(id).expect("runs or panics");
+    })?;
+    let panic = catch_unwind(AssertUnwindSafe(|| schedule.run(&mut world))).unwrap_err();
+    assert_eq!(panic_message(&*panic), VOLATILE);
+    assert_dropped_then_calm_run(&mut world, 1, |world| {
+        schedule.run(world).expect("runs");
+    })
+}
+
+/// A counted value a command holds until it applies.
+#[derive(Component)]
+struct Held(#[allow(dead_code, reason = "held for its drop")] Token);
+
+/// Values for `hoard`, and the entity it inserts into.
+struct Stock {
+    values: Vec<Token>,
+    target: Entity,
+}
+
+const HOARD: &str = "hoard panics after recording";
+
+/// Spawns with the first value, inserts the second into the target, spawns
+/// with the rest, then panics.
+fn hoard(mut commands: Commands, mut stock: ResMut<Stock>) {
+    let target = stock.target;
+    let mut values = std::mem::take(&mut stock.values).into_iter();
+    commands.spawn(Held(values.next().expect("a value")));
+    commands.insert(target, Held(values.next().expect("a value")));
+    for value in values {
+        commands.spawn((Marker, Held(value)));
+    }
+    panic!("{HOARD}");
+}
+
+#[test]
+fn a_panicking_one_shot_system_drops_each_value_of_its_commands_once() -> Result<(), Error> {
+    let ledger = Ledger::default();
+    let mut world = World::new();
+    let kept = ledger.token();
+    let kept_id = kept.id;
+    let target = world.spawn(Held(kept));
+    // The third value's `Drop` panics: the caller still gets the system's
+    // panic, and the values around it drop too.
+    let values = vec![
+        ledger.token(),
+        ledger.token(),
+        ledger.bomb(),
+        ledger.token(),
+    ];
+    world.insert_resource(Stock { values, target });
+    let id = world.register_system(hoard);
+    let panic = catch_unwind(AssertUnwindSafe(|| world.run_system(id))).unwrap_err();
+    assert_eq!(panic_message(&*panic), HOARD);
+    ledger.assert_no_errors();
+    assert_eq!(ledger.dropped(), 4, "every recorded value dropped once");
+    assert_eq!(
+        ledger.live_ids(),
+        [kept_id].into(),
+        "the target keeps its value"
+    );
+    assert!(world.flush().is_empty());
+    world.spawn(());
+    assert_eq!(
+        world.len(),
+        2,
+        "the target and the probe; no reserved id alive"
+    );
+    assert!(markers(&mut world).is_empty());
+
+    world.resource_mut::<Stock>()?.values = vec![ledger.token(), ledger.token()];
+    let panic = catch_unwind(AssertUnwindSafe(|| world.run_system(id))).unwrap_err();
+    assert_eq!(panic_message(&*panic), HOARD, "the system stays registered");
+    assert_eq!(ledger.dropped(), 6, "a later run drops only its own values");
+    drop(world);
+    ledger.assert_all_dropped();
+    assert_eq!(ledger.dropped(), 7, "none dropped twice");
     Ok(())
 }

@@ -7,7 +7,7 @@ use std::panic::{self, AssertUnwindSafe};
 use crate::error::Error;
 #[cfg(feature = "parallel")]
 use crate::system::SystemAccess;
-use crate::system::{RunOutcome, SystemWorld};
+use crate::system::{RunOutcome, SystemWorld, discard_past_panics, drop_unapplied};
 use crate::util::PanicPayload;
 #[cfg(feature = "parallel")]
 use crate::view::WorldView;
@@ -592,12 +592,9 @@ fn apply(
 /// `applied` of them in plan order, and leaves nothing pending.
 fn discard_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, applied: usize) {
     for i in pending.in_order(plan).skip(applied) {
-        if !systems[i].defers {
-            continue;
+        if systems[i].defers {
+            discard_past_panics(&mut *systems[i].system);
         }
-        // The panic being handled is the one the caller resumes; a value
-        // whose drop panics here is dropped past, like the rest.
-        let _ = panic::catch_unwind(AssertUnwindSafe(|| systems[i].system.discard()));
     }
     pending.batches.start = pending.batches.end;
 }
@@ -606,13 +603,15 @@ fn discard_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pendin
 /// entity the stage reserved, so no half-applied stage and no id that
 /// names an entity nobody spawned is left behind.
 fn drop_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, world: &mut World) {
-    discard_pending(systems, plan, pending, 0);
-    let mut made = Vec::new();
-    world.settle_reserved_except(&pending.holes, |_, entity| made.push(entity));
+    let mut slots: Vec<Option<&mut SystemSlot>> = systems.iter_mut().map(Some).collect();
+    let stage = pending
+        .in_order(plan)
+        .filter_map(|i| slots[i].take())
+        .filter(|slot| slot.defers)
+        .map(|slot| &mut *slot.system);
+    drop_unapplied(stage, world, &pending.holes);
     pending.holes.clear();
-    for entity in made {
-        let _ = world.despawn(entity);
-    }
+    pending.batches.start = pending.batches.end;
 }
 
 #[cfg(test)]

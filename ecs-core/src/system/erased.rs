@@ -1,6 +1,8 @@
 //! The one shape the schedule runs every system through, whatever it was
 //! made from: a function, a `System` impl, or an exclusive `&mut World` call.
 
+use std::panic::{self, AssertUnwindSafe};
+
 use crate::change::RunTicks;
 use crate::error::Error;
 use crate::world::World;
@@ -74,5 +76,39 @@ pub(crate) trait AnySystem: Send {
     /// The names of the run conditions guarding the system, for `explain`.
     fn conditions(&self) -> Vec<String> {
         Vec::new()
+    }
+}
+
+/// Drops, unapplied, what `system` deferred: every value once, past a
+/// `Drop` that panics. For a run already ending in a panic, which is the one
+/// that goes on: a `Drop`'s panic here is dropped.
+pub(crate) fn discard_past_panics(system: &mut dyn AnySystem) {
+    if system.defers() {
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| system.discard()));
+    }
+}
+
+/// After a panic while `systems` ran (a scheduled stage's, or a one-shot
+/// system's): drops what they deferred, unapplied, and despawns every
+/// entity reserved since the world last settled its reservations but the
+/// reservation numbers in `unused` (ascending, never handed out). Those ids
+/// are the runs' spawns: kept, the buffers would apply during a later run,
+/// and the ids, once settled, would be alive and hold nothing.
+///
+/// A value whose `Drop` panics is dropped past, like the rest: the panic
+/// being handled is the one the caller resumes.
+pub(crate) fn drop_unapplied<'s>(
+    systems: impl IntoIterator<Item = &'s mut (dyn AnySystem + 'static)>,
+    world: &mut World,
+    unused: &[u32],
+) {
+    for system in systems {
+        discard_past_panics(system);
+    }
+    let mut made = Vec::new();
+    world.settle_reserved_except(unused, |_, entity| made.push(entity));
+    for entity in made {
+        // Reserved and never given a component: no hook or observer runs.
+        let _ = world.despawn(entity);
     }
 }

@@ -64,7 +64,7 @@ pub use res::{Res, ResMut};
 pub use single::Single;
 
 pub(crate) use conditional::Conditional;
-pub(crate) use erased::{AnySystem, RunOutcome};
+pub(crate) use erased::{AnySystem, RunOutcome, discard_past_panics, drop_unapplied};
 pub(crate) use last_run::LastRun;
 
 /// A system that keeps its state in `self`: implement it for a type, and add

@@ -35,11 +35,21 @@ pub trait OneShotSystem: Send {
     /// The system's name, for errors.
     fn name(&self) -> &str;
 
-    /// Runs the system once, then applies its commands.
+    /// Runs the system once, then applies its commands. Every way of
+    /// running a one-shot system comes here, so each gets the same answer
+    /// to a panic.
     ///
     /// # Errors
     /// The system could not run (its params could not be fetched), or the
     /// first of its commands that failed.
+    ///
+    /// # Panics
+    /// A panic of the system goes on once the commands it recorded are
+    /// dropped unapplied (each value once) and the ids its spawns reserved
+    /// despawned, as a stage's after a panicking system; a panic of a
+    /// command, once the commands before it applied and the rest are
+    /// dropped, their spawns' ids despawned. Nothing of the run waits for
+    /// the next one.
     fn run(&mut self, world: &mut World) -> Result<(), Error>;
 }
 
@@ -115,8 +125,42 @@ impl World {
     /// others still apply).
     ///
     /// # Panics
-    /// A panic of the system reaches the caller; the system stays
-    /// registered.
+    /// A panic of the system reaches the caller once the commands it
+    /// recorded are dropped unapplied (each value once) and the ids its
+    /// spawns reserved despawned, never left alive and empty; a panic of
+    /// one of its commands, once the commands before it applied and the
+    /// rest are dropped, their spawns' ids despawned. Either way the system
+    /// stays registered, and its next run applies only its own commands.
+    /// The same holds wherever the run was asked for: a command, an
+    /// exclusive system.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// use std::panic::{AssertUnwindSafe, catch_unwind};
+    ///
+    /// #[derive(Component)]
+    /// struct Debris;
+    /// #[derive(Default)]
+    /// struct Spawned(Vec<Entity>);
+    ///
+    /// fn explode(mut commands: Commands, mut spawned: ResMut<Spawned>) {
+    ///     spawned.0.push(commands.spawn(Debris));
+    ///     if spawned.0.len() == 1 {
+    ///         panic!("the first run fails");
+    ///     }
+    /// }
+    ///
+    /// let mut world = World::new();
+    /// world.init_resource::<Spawned>();
+    /// let explode = world.register_system(explode);
+    /// assert!(catch_unwind(AssertUnwindSafe(|| world.run_system(explode))).is_err());
+    /// world.flush();
+    /// let first = world.resource::<Spawned>()?.0[0];
+    /// assert!(!world.is_alive(first), "its reserved id is released");
+    /// world.run_system(explode)?;
+    /// assert_eq!(world.query::<&Debris>().iter().count(), 1, "the second run's only");
+    /// # Ok::<(), Error>(())
+    /// ```
     ///
     /// ```
     /// use ecs_core::prelude::*;

@@ -1,6 +1,7 @@
-//! Fault injection: random operations on a world with observers and a schedule, each of
-//! which may carry a fault (a `Drop`, an observer, a command, a system or a `MapEntities`
-//! that panics), run against a model that knows how each call must end under its fault.
+//! Fault injection: random operations on a world with observers, a schedule and a one-shot
+//! system, each of which may carry a fault (a `Drop`, an observer, a command, a system or a
+//! `MapEntities` that panics), run against a model that knows how each call must end under its
+//! fault.
 //!
 //! The world holds [`Fuse`], [`Wick`] and [`Link`] values, each counted by a ledger and able to
 //! panic when armed, and the [`Glow`] and [`Ash`] its observers write: `OnInsert<Wick>`
@@ -22,8 +23,10 @@
 //! | `despawn`, `clear` | an `OnRemove` observer | **before**: nothing removed; the ids the observers reserved (one per run, the panicking run's too) despawned in order |
 //! | `merge` | `MapEntities` of an arriving `Link` | **before**, exactly: no id taken, no value moved, no observer run; the staging world's values dropped once |
 //! | `merge` | an `OnAdd` / `OnInsert` observer | **after** the merge, with none of its observers' commands applied |
-//! | `flush`, a stage's commands | the command at position `k` panics (by itself, or by a fault of the call it makes, as above) | the commands before `k` applied (each a whole call), command `k` as its call promises, those after it dropped unapplied (each value once); every id a spawn that did not apply reserved (`k`'s too) despawned, in order |
+//! | `flush`, a stage's commands, a one-shot run's commands | the command at position `k` panics (by itself, or by a fault of the call it makes, as above) | the commands before `k` applied (each a whole call), command `k` as its call promises, those after it dropped unapplied (each value once); every id a spawn that did not apply reserved (`k`'s too) despawned, in order |
 //! | `Schedule::run` | a system (the recording one mid-way, or the one reading after it) | **before** the stage: every buffer dropped unapplied, each id its spawns reserved despawned, in order |
+//! | `Schedule::run`, `run_system` | the recording system mid-way, and the `Drop` of a value it recorded | as the system's panic alone: that `Drop`'s panic is dropped, the system's goes on |
+//! | `run_system` | the one-shot system mid-way | **before** the run: its buffer dropped unapplied, each id its spawns reserved despawned, in order; its next run applies only its own commands |
 //!
 //! After every operation, panicking or not, the whole state is compared with the model (every
 //! live and dead id, every value, `stats()`, where each `Link` points) and the ledger must

@@ -77,8 +77,12 @@ pub enum Fault {
     Command(u8),
     /// The `MapEntities` of the `n % links`-th `Link` of the merged level panics.
     MapEntities(u8),
-    /// The system recording a frame's commands panics after recording `at % (len + 1)` of them.
+    /// The system recording a frame's (or a one-shot run's) commands panics after recording
+    /// `at % (len + 1)` of them.
     System(u8),
+    /// As `System(at)`, and the `Drop` of the `n % len`-th value the system recorded before
+    /// it panicked panics too, as its buffer is dropped.
+    SystemDrop(u8, u8),
     /// The system that reads `Fuse`s after the recording one panics.
     Reader,
 }
@@ -107,6 +111,9 @@ pub enum FaultOp {
     Frame(Vec<Cmd>),
     /// `merge` of a staging world built from these entities
     Merge(Vec<LevelEntity>),
+    /// `run_system` of a registered one-shot system that records the commands; they apply
+    /// before the call returns
+    OneShot(Vec<Cmd>),
 }
 
 /// An operation and the fault injected into it.
@@ -196,6 +203,8 @@ const ALL: &[Watcher] = &[Watcher::Glow, Watcher::Ash, Watcher::Lit];
 pub fn step() -> impl Strategy<Value = Step> {
     let drop = || any::<u8>().prop_map(Fault::Drop);
     let drops = || (any::<u8>(), any::<u8>()).prop_map(|(a, b)| Fault::Drops(a, b));
+    let system = || any::<u8>().prop_map(Fault::System);
+    let system_drop = || (any::<u8>(), any::<u8>()).prop_map(|(at, n)| Fault::SystemDrop(at, n));
     let step = |op: BoxedStrategy<FaultOp>, fault: BoxedStrategy<Option<Fault>>| {
         (op, fault).prop_map(|(op, fault)| Step { op, fault })
     };
@@ -243,8 +252,20 @@ pub fn step() -> impl Strategy<Value = Step> {
                 2 => any::<u8>().prop_map(Fault::Command),
                 1 => drop(),
                 1 => observer(ALL),
-                1 => any::<u8>().prop_map(Fault::System),
+                1 => system(),
+                1 => system_drop(),
                 1 => Just(Fault::Reader),
+            ])
+            .boxed(),
+        ),
+        3 => step(
+            vec(cmd(), 0..6).prop_map(FaultOp::OneShot).boxed(),
+            maybe(prop_oneof![
+                2 => any::<u8>().prop_map(Fault::Command),
+                1 => drop(),
+                1 => observer(ALL),
+                2 => system(),
+                1 => system_drop(),
             ])
             .boxed(),
         ),

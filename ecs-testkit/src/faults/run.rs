@@ -68,7 +68,8 @@ enum Recorded {
     Panic,
 }
 
-/// What a frame's systems read: the commands to record, and their faults.
+/// What the recording system (a frame's, or the one-shot) and the reading one read: the
+/// commands to record, and their faults.
 #[derive(Debug, Default)]
 pub struct Script {
     commands: Vec<Recorded>,
@@ -168,14 +169,16 @@ fn inspect(fuses: Query<&Fuse>, script: Res<Script>) {
     }
 }
 
-/// A world with the three observers and the two systems, its model, and one run's ledger
-/// and switches.
+/// A world with the three observers, the two systems and the one-shot system, its model, and
+/// one run's ledger and switches.
 pub struct FaultHarness {
     /// The world under test.
     pub world: World,
     /// What it must hold.
     pub shadow: Shadow,
     schedule: Schedule,
+    /// `scripted`, registered with the world to run on demand.
+    one_shot: SystemId,
     ledger: Ledger,
     faults: Faults,
     /// How many times each call ended in a panic, by the call and the panic's kind.
@@ -191,8 +194,9 @@ impl Default for FaultHarness {
 impl FaultHarness {
     /// An empty world (its five types registered in the order of [`keys`]), its observers:
     /// `OnInsert<Wick>` inserts a `Glow` naming the `Wick`, `OnRemove<Fuse>` spawns an `Ash`
-    /// naming the `Fuse`, `OnAdd<Fuse>` does nothing; and a schedule whose `Update` stage
-    /// runs `scripted` (records the commands of a frame) and then `inspect` (reads).
+    /// naming the `Fuse`, `OnAdd<Fuse>` does nothing; a schedule whose `Update` stage runs
+    /// `scripted` (records the commands of a frame) and then `inspect` (reads); and `scripted`
+    /// again, registered as a one-shot system.
     pub fn new() -> Self {
         let ledger = Ledger::default();
         let faults = Faults::default();
@@ -244,10 +248,12 @@ impl FaultHarness {
         schedule
             .add_system(Stage::Update, inspect)
             .expect("a new name");
+        let one_shot = world.register_system(scripted);
         FaultHarness {
             world,
             shadow: Shadow::new(model),
             schedule,
+            one_shot,
             ledger,
             faults,
             struck: BTreeMap::new(),
@@ -301,7 +307,9 @@ impl FaultHarness {
         let pick =
             |list: &[u64], n: u8| (!list.is_empty()).then(|| list[usize::from(n) % list.len()]);
         match fault {
-            Some(Fault::Drop(n)) => self.arm_drops(pick(drops, n).into_iter()),
+            Some(Fault::Drop(n) | Fault::SystemDrop(_, n)) => {
+                self.arm_drops(pick(drops, n).into_iter());
+            }
             Some(Fault::Drops(a, b)) => {
                 self.arm_drops(pick(drops, a).into_iter().chain(pick(drops, b)));
             }
@@ -416,6 +424,7 @@ impl FaultHarness {
             FaultOp::Flush(cmds) => self.flush(cmds, fault),
             FaultOp::Frame(cmds) => self.frame(cmds, fault),
             FaultOp::Merge(level) => self.merge(level, fault),
+            FaultOp::OneShot(cmds) => self.one_shot(cmds, fault),
         }
         self.faults.disarm();
         self.shadow.disarm();
@@ -526,24 +535,48 @@ impl FaultHarness {
         self.ended("flush", got, expected);
     }
 
-    /// A frame: `scripted` records `cmds`, `inspect` reads, the stage applies the commands.
-    fn frame(&mut self, cmds: &[Cmd], fault: Option<Fault>) {
+    /// Plans `cmds` for `scripted`, cut where a system fault makes it panic, arms the fault and
+    /// hands the commands to the script. Returns the position the system panics before
+    /// (`usize::MAX`: none), what the model applies, and the ids its spawns reserve.
+    fn script(&mut self, cmds: &[Cmd], fault: Option<Fault>) -> (usize, Vec<Planned>, Vec<Entity>) {
         let len = cmds.len() + usize::from(matches!(fault, Some(Fault::Command(_))));
         let cut = match fault {
-            Some(Fault::System(at)) => usize::from(at) % (len + 1),
+            Some(Fault::System(at) | Fault::SystemDrop(at, _)) => usize::from(at) % (len + 1),
             _ => usize::MAX,
         };
         let (recorded, planned, reserved, new) = self.plan(cmds, fault, cut);
-        let mut drops: Vec<u64> = self.shadow.charges().into_iter().collect();
-        drops.extend(new);
+        let drops: Vec<u64> = if let Some(Fault::SystemDrop(..)) = fault {
+            // Only what the system recorded is in its buffer when that is dropped; the values
+            // after the cut drop while its panic unwinds, where an armed one would abort.
+            planned[..cut.min(planned.len())]
+                .iter()
+                .flat_map(Planned::values)
+                .map(|(_, value)| id_of(&value))
+                .collect()
+        } else {
+            let mut drops: Vec<u64> = self.shadow.charges().into_iter().collect();
+            drops.extend(new);
+            drops
+        };
         self.arm(fault, &drops, &[]);
-        {
-            let script = self.world.resource_mut::<Script>().expect("inserted");
-            script.commands = recorded;
-            script.panic_before = (cut != usize::MAX).then_some(cut);
-            script.reader_panics = matches!(fault, Some(Fault::Reader));
-            script.spawned.clear();
-        }
+        let script = self.world.resource_mut::<Script>().expect("inserted");
+        script.commands = recorded;
+        script.panic_before = (cut != usize::MAX).then_some(cut);
+        script.reader_panics = matches!(fault, Some(Fault::Reader));
+        script.spawned.clear();
+        (cut, planned, reserved)
+    }
+
+    /// Takes the ids `scripted`'s spawns got, and checks them against those the model reserved.
+    fn check_spawned(&mut self, reserved: &[Entity]) {
+        let script = self.world.resource_mut::<Script>().expect("inserted");
+        let spawned = std::mem::take(&mut script.spawned);
+        assert_eq!(spawned, reserved, "the ids the system's spawns reserved");
+    }
+
+    /// A frame: `scripted` records `cmds`, `inspect` reads, the stage applies the commands.
+    fn frame(&mut self, cmds: &[Cmd], fault: Option<Fault>) {
+        let (cut, planned, reserved) = self.script(cmds, fault);
         let (world, schedule) = (&mut self.world, &mut self.schedule);
         let got = catch_unwind(AssertUnwindSafe(|| {
             schedule.run(world).map(|()| {
@@ -551,14 +584,7 @@ impl FaultHarness {
                 errors.map(|e| e.error.clone()).collect::<Vec<_>>()
             })
         }));
-        let spawned = std::mem::take(
-            &mut self
-                .world
-                .resource_mut::<Script>()
-                .expect("inserted")
-                .spawned,
-        );
-        assert_eq!(spawned, reserved, "the ids the system's spawns reserved");
+        self.check_spawned(&reserved);
         let expected = if cut != usize::MAX {
             self.shadow
                 .drop_stage(&planned[..cut.min(planned.len())], &reserved);
@@ -577,6 +603,29 @@ impl FaultHarness {
             }
         };
         self.ended("Schedule::run", got, expected);
+    }
+
+    /// `run_system` of the one-shot `scripted`: it records `cmds`, which apply before the call
+    /// returns; the call returns the first command's error. A panicking run ends as a stage
+    /// whose system panicked: nothing of it applied, now or at a later run.
+    fn one_shot(&mut self, cmds: &[Cmd], fault: Option<Fault>) {
+        let (cut, planned, reserved) = self.script(cmds, fault);
+        let (world, id) = (&mut self.world, self.one_shot);
+        let got = catch_unwind(AssertUnwindSafe(|| world.run_system(id)));
+        self.check_spawned(&reserved);
+        let expected = if cut != usize::MAX {
+            self.shadow
+                .drop_stage(&planned[..cut.min(planned.len())], &reserved);
+            Ends::Panics(BTreeSet::from([SYSTEM_MESSAGE.to_owned()]))
+        } else {
+            // Observers' failed commands stay with the world, for `check` to take.
+            let mut failed = Vec::new();
+            match self.shadow.apply(planned, &mut failed) {
+                Some(panic) => Ends::Panics(panic),
+                None => Ends::Returns(failed.into_iter().next().map_or(Ok(()), Err)),
+            }
+        };
+        self.ended("run_system", got, expected);
     }
 
     /// Builds a staging world of `level`, then merges it.

@@ -87,7 +87,7 @@ pub enum Planned {
 
 impl Planned {
     /// The charged values the command holds until it applies.
-    fn values(&self) -> Vec<(Key, Value)> {
+    pub(super) fn values(&self) -> Vec<(Key, Value)> {
         match self {
             Planned::Spawn(_, writes) | Planned::InsertBundle(_, writes) => writes.clone(),
             Planned::Insert(_, key, value) => vec![(*key, value.clone())],
@@ -601,8 +601,9 @@ impl Shadow {
         }
     }
 
-    /// A stage whose system panicked: every buffer is dropped unapplied and the ids its
-    /// spawns reserved (`reserved`, in order) are despawned.
+    /// A stage whose system panicked, or a one-shot system's run that panicked: every buffer
+    /// is dropped unapplied (a panicking `Drop` among them dropped past: the system's panic
+    /// goes on) and the ids its spawns reserved (`reserved`, in order) are despawned.
     pub fn drop_stage(&mut self, recorded: &[Planned], reserved: &[Entity]) {
         for planned in recorded {
             self.dropped(planned.values());
