@@ -324,3 +324,46 @@ fn a_panicking_one_shot_system_drops_each_value_of_its_commands_once() -> Result
     assert_eq!(ledger.dropped(), 7, "none dropped twice");
     Ok(())
 }
+
+/// Values for `split_hoard`: one for each of its two command buffers.
+struct Split {
+    first: Option<Token>,
+    second: Option<Token>,
+}
+
+/// Records a spawn in each of two `Commands`, then panics.
+fn split_hoard(mut first: Commands, mut second: Commands, mut split: ResMut<Split>) {
+    first.spawn(Held(split.first.take().expect("a value")));
+    second.spawn((Marker, Held(split.second.take().expect("a value"))));
+    panic!("{HOARD}");
+}
+
+#[test]
+fn a_panicking_system_with_two_command_buffers_drops_both() -> Result<(), Error> {
+    let ledger = Ledger::default();
+    let mut world = World::new();
+    // The first buffer's value panics as it drops: the second buffer is
+    // dropped all the same, not kept for the next run.
+    world.insert_resource(Split {
+        first: Some(ledger.bomb()),
+        second: Some(ledger.token()),
+    });
+    let id = world.register_system(split_hoard);
+    let panic = catch_unwind(AssertUnwindSafe(|| world.run_system(id))).unwrap_err();
+    assert_eq!(panic_message(&*panic), HOARD);
+    assert_eq!(ledger.dropped(), 2, "both buffers' values dropped");
+    assert!(world.flush().is_empty());
+    assert!(markers(&mut world).is_empty());
+    assert_eq!(world.len(), 0, "no reserved id alive");
+
+    world.insert_resource(Split {
+        first: Some(ledger.token()),
+        second: Some(ledger.token()),
+    });
+    let panic = catch_unwind(AssertUnwindSafe(|| world.run_system(id))).unwrap_err();
+    assert_eq!(panic_message(&*panic), HOARD);
+    assert_eq!(ledger.dropped(), 4, "the next run drops only its own");
+    drop(world);
+    ledger.assert_all_dropped();
+    Ok(())
+}

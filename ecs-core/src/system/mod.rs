@@ -54,7 +54,7 @@ pub use observer::ObserverFunction;
 pub use ordering::NameMarker;
 pub use ordering::{IntoSystemConfigs, SetConfig, SystemConfigs, SystemName, after, before};
 #[doc(hidden)]
-pub use param::SystemWorld;
+pub use param::{DiscardEach, SystemWorld};
 pub use param::{ParamItem, SystemParam};
 pub use param_set::ParamSet;
 #[doc(hidden)]

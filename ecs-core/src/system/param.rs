@@ -7,6 +7,7 @@ use crate::access::Access;
 use crate::change::RunTicks;
 use crate::error::Error;
 use crate::query::{Prepared, Query, QueryData, QueryFilter};
+use crate::util::DeferredPanic;
 use crate::view::{Exclusive, WorldView};
 use crate::world::{CommandQueue, Commands, ReservationLane, World};
 
@@ -366,7 +367,10 @@ macro_rules! tuple_param {
 
             fn discard(state: &mut Self::State) {
                 let ($($state,)*) = state;
-                $($name::discard($state);)*
+                #[allow(unused_mut, reason = "the empty tuple discards nothing")]
+                let mut panics = DiscardEach::default();
+                $(panics.run(|| $name::discard($state));)*
+                panics.finish();
             }
 
             fn defer(state: &mut Self::State, queue: &mut CommandQueue) {
@@ -375,6 +379,27 @@ macro_rules! tuple_param {
             }
         }
     };
+}
+
+/// Discards each member of a composite param (a tuple, a [`ParamSet`](super::ParamSet),
+/// a derived [`SystemParam`]) even when one member's values panic as they
+/// drop: every member is discarded, then the first panic goes on. A later
+/// member left holding its commands would apply them at the system's next
+/// run. Named by the `SystemParam` derive's code.
+#[doc(hidden)]
+#[derive(Default)]
+pub struct DiscardEach(DeferredPanic);
+
+impl DiscardEach {
+    /// Discards one member, keeping its panic for [`finish`](Self::finish).
+    pub fn run(&mut self, discard: impl FnOnce()) {
+        self.0.run(discard);
+    }
+
+    /// Raises the first panic kept, once every member is discarded.
+    pub fn finish(self) {
+        self.0.resume();
+    }
 }
 
 crate::util::macros::all_tuple_pairs!(tuple_param:

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::world::{CommandQueue, World};
 
 use super::access::SystemAccess;
-use super::param::{SystemParam, SystemWorld};
+use super::param::{DiscardEach, SystemParam, SystemWorld};
 
 /// A system param holding up to four params that may conflict with one
 /// another (two queries writing one component), used one at a time:
@@ -123,7 +123,9 @@ macro_rules! param_set {
             }
 
             fn discard(state: &mut Self::State) {
-                $($param::discard(&mut state.$index);)*
+                let mut panics = DiscardEach::default();
+                $(panics.run(|| $param::discard(&mut state.$index));)*
+                panics.finish();
             }
 
             fn defer(state: &mut Self::State, queue: &mut CommandQueue) {

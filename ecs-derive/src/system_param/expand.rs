@@ -106,7 +106,10 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
 
             fn discard(__ecs_state: &mut Self::State) {
                 let ( #( #states, )* ) = __ecs_state;
-                #( #as_static::discard(#states); )*
+                #[allow(unused_mut)]
+                let mut __ecs_panics = #krate::system::DiscardEach::default();
+                #( __ecs_panics.run(|| #as_static::discard(#states)); )*
+                __ecs_panics.finish();
             }
 
             fn defer(
@@ -180,7 +183,8 @@ mod tests {
         assert!(tokens.contains("typeItem<'__ecs_run>=Pair<'__ecs_run,R,N>;"));
         assert!(tokens.contains("Pair{0:{"));
         assert!(tokens.contains(
-            "<Local<'static,[u8;N]>asengine::ecs::system::SystemParam>::discard(__ecs_state_1);"
+            "__ecs_panics.run(||<Local<'static,[u8;N]>asengine::ecs::system::SystemParam>::\
+             discard(__ecs_state_1));"
         ));
         assert!(tokens.contains(
             "<Res<'static,R>asengine::ecs::system::SystemParam>::prepare(__ecs_state_0,__ecs_world);"
