@@ -57,12 +57,12 @@ mod traverse;
 use crate::component::Component;
 use crate::entity::Entity;
 
+#[cfg(feature = "serde")]
+pub(in crate::world) use acyclic::find_relationship_cycle;
 pub use hierarchy::{ChildOf, Children, SpawnChildren};
 pub use hooks::{
     relationship_on_insert, relationship_on_replace, target_on_insert, target_on_replace,
 };
-#[cfg(feature = "serde")]
-pub(in crate::world) use acyclic::find_relationship_cycle;
 pub(in crate::world) use slots::RelationshipSlots;
 pub(in crate::world) use traverse::TreeNode;
 
