@@ -107,7 +107,8 @@ pub(crate) fn expand(p: &ParamInput<'_>) -> TokenStream {
             fn discard(__ecs_state: &mut Self::State) {
                 let ( #( #states, )* ) = __ecs_state;
                 #[allow(unused_mut)]
-                let mut __ecs_panics = #krate::system::DiscardEach::default();
+                let mut __ecs_panics: #krate::system::DiscardEach =
+                    ::core::default::Default::default();
                 #( __ecs_panics.run(|| #as_static::discard(#states)); )*
                 __ecs_panics.finish();
             }
