@@ -220,9 +220,31 @@ impl World {
                 // `clones` lists copies in `tree`'s order, so the parent's
                 // copy sits at the parent's position.
                 let parent_copy = report.clones[node.parent].1;
-                self.insert(copy, ChildOf(parent_copy))?;
+                self.adopt_copy(copy, parent_copy)?;
             }
         }
+        Ok(())
+    }
+
+    /// Makes `copy` a child of `parent_copy`, as `insert(copy,
+    /// ChildOf(parent_copy))` does. A copy that no entity points at (the
+    /// usual case: its children are copied after it) cannot be above its
+    /// parent, so the loop check, which walks every ancestor, is left out:
+    /// a chain copies in linear time, however deep.
+    fn adopt_copy(&mut self, copy: Entity, parent_copy: Entity) -> Result<(), Error> {
+        if self.contains::<Children>(copy) {
+            return self.insert(copy, ChildOf(parent_copy)).map(drop);
+        }
+        self.data.entities.check(copy)?;
+        self.data.entities.check(parent_copy)?;
+        if copy == parent_copy {
+            return Err(Error::RelationshipCycle {
+                entity: copy,
+                target: parent_copy,
+                relationship: core::any::type_name::<ChildOf>(),
+            });
+        }
+        self.transaction().insert(copy, ChildOf(parent_copy));
         Ok(())
     }
 
