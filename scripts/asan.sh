@@ -95,6 +95,9 @@ for binary in "${skipped[@]}"; do
     echo "-- asan skips $(basename "$binary"): it drives trybuild"
 done
 
+# A test that re-runs its own binary in a child process (panic_safety) is checked in the child
+# too: the child is the same instrumented binary and inherits ASAN_OPTIONS, so a report there
+# makes it exit non-zero, and the parent test, which requires the child to pass, fails.
 failed=0
 for binary in "${checked[@]}"; do
     echo "== asan $(basename "$binary")"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs ecs-core's test binaries under valgrind memcheck: any invalid read or write,
-# use of uninitialised memory, or definite leak fails the run.
+# use of uninitialised memory, or definite leak fails the run, in the test binaries and in the
+# child processes they start (valgrind follows them: --trace-children).
 #
 # Usage: scripts/memcheck.sh            (CI's set: the binaries in scripts/memcheck_ci.list, which
 #                                        together reach every unsafe block the suite reaches)
@@ -100,9 +101,15 @@ for binary in "${checked[@]}"; do
         query_model) cases="${MEMCHECK_QUERY_MODEL_CASES:-$ECS_MODEL_CASES}" ;;
     esac
     # Panics that tests provoke on purpose unwind normally; valgrind sees nothing wrong.
+    # --trace-children: a test that re-runs its own binary in a child process (panic_safety,
+    # for scenarios that would abort the runner if they went wrong) is checked in the child
+    # too. The child inherits these options, so its errors make it exit 99, and the parent
+    # test, which requires the child to pass, fails. A binary that starts no process is
+    # checked as before.
     start=$SECONDS
-    if ! ECS_MODEL_CASES="$cases" valgrind --quiet --error-exitcode=99 --leak-check=full \
-        --errors-for-leak-kinds=definite --show-leak-kinds=definite "$binary" --test-threads=1 -q
+    if ! ECS_MODEL_CASES="$cases" valgrind --quiet --trace-children=yes --error-exitcode=99 \
+        --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+        "$binary" --test-threads=1 -q
     then
         echo "!! memcheck failed for $binary" >&2
         failed=1

@@ -1021,10 +1021,18 @@ fn clear_with_two_panicking_drops_in_one_storage() {
             assert_eq!(e.version(), 2, "a freed slot is reused");
             world.insert(e, Grenade(drops.clone())).expect("alive");
             let grenade = world.remove::<Grenade>(e).expect("has a Grenade");
-            core::mem::forget(grenade);
             assert_eq!(world.get::<N>(e), Ok(&N(5)));
+            // Dropped, not forgotten: forgotten, it would keep its clone of `drops` alive, and
+            // the count below checks that no grenade the world dropped kept one.
+            assert_panicked(
+                catch_unwind(AssertUnwindSafe(|| drop(grenade))),
+                "grenade went off",
+            );
+            assert_eq!(drops.load(Ordering::SeqCst), 3);
             drop(world);
             ledger.assert_all_dropped();
+            // Each grenade holds a clone of `drops`: this one is the last.
+            assert_eq!(Arc::strong_count(&drops), 1, "no grenade left");
         }
     });
 }
@@ -1051,6 +1059,7 @@ fn world_drop_with_two_panicking_drops() {
                 "grenade went off",
             );
             assert_eq!(drops.load(Ordering::SeqCst), 2, "both grenades dropped");
+            assert_eq!(Arc::strong_count(&drops), 1, "no grenade left");
             ledger.assert_all_dropped();
         }
 
@@ -1066,6 +1075,7 @@ fn world_drop_with_two_panicking_drops() {
         }));
         assert_panicked(result, "the game's own panic");
         assert_eq!(drops.load(Ordering::SeqCst), 1);
+        assert_eq!(Arc::strong_count(&drops), 1, "no grenade left");
         ledger.assert_all_dropped();
     });
 }
