@@ -135,7 +135,6 @@ ALSO = {
     "drops": "every value dropped once, through panicking drops and clears",
     "fault_injection": "panics injected at every step of structural changes",
     "snapshot_hostile": "crafted and corrupted snapshots, with allocation counting",
-    "panic_safety": "panicking closures and drops; two in one call in a child process",
 }
 if write:
     (root / "scripts" / "memcheck_ci.list").write_text(
