@@ -89,15 +89,8 @@ fn a_clone_of_a_child_is_a_child_of_the_same_parent_with_no_children() -> Result
 #[test]
 fn a_recursive_clone_copies_the_subtree_pointing_the_copies_at_each_other() -> Result<(), Error> {
     let mut world = World::new();
-    let fleet = world.spawn(Name("fleet"));
-    let ship = world.spawn((
-        Name("ship"),
-        ChildOf(fleet),
-        children![
-            (Name("turret"), children![(Name("gun"),)]),
-            (Name("radar"), Socket)
-        ],
-    ));
+    let (fleet, ship) = fleet_with_ship(&mut world);
+    world.insert(named(&world, "radar")[0], Socket)?;
     let report = world.clone_entity_recursive(ship)?;
     let copy = report.entity();
     assert_eq!(world.get::<ChildOf>(copy)?.parent(), fleet);
