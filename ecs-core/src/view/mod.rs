@@ -309,6 +309,13 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
     /// How many entities hold the component with type id `type_id` (0 for a
     /// type this world has never seen): the work estimate of a query it drives.
     #[inline]
+    #[cfg_attr(
+        not(feature = "parallel"),
+        allow(
+            dead_code,
+            reason = "the executor estimates work only to decide on threads"
+        )
+    )]
     pub(crate) fn storage_len(self, type_id: core::any::TypeId) -> usize {
         self.data.storages.len_of(type_id)
     }

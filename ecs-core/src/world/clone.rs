@@ -236,14 +236,9 @@ impl World {
             return self.insert(copy, ChildOf(parent_copy)).map(drop);
         }
         self.data.entities.check(copy)?;
+        // Both alive, and the copy allocated after its parent's copy: two
+        // distinct entities, so not the copy's own parent either.
         self.data.entities.check(parent_copy)?;
-        if copy == parent_copy {
-            return Err(Error::RelationshipCycle {
-                entity: copy,
-                target: parent_copy,
-                relationship: core::any::type_name::<ChildOf>(),
-            });
-        }
         self.transaction().insert(copy, ChildOf(parent_copy));
         Ok(())
     }

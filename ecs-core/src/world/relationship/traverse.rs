@@ -6,7 +6,7 @@ use core::any::TypeId;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::query::{Query, QueryFilter};
-use crate::view::WorldView;
+use crate::storage::Storages;
 
 use super::super::World;
 use super::{ChildOf, Children, Relationship, RelationshipTarget};
@@ -59,8 +59,8 @@ fn ascend(
 }
 
 /// How many entities hold `R`: the most any walk along `R` can visit.
-fn holders<R: Relationship>(view: WorldView<'_>) -> usize {
-    view.storage_len(TypeId::of::<R>())
+fn holders<R: Relationship>(storages: &Storages) -> usize {
+    storages.len_of(TypeId::of::<R>())
 }
 
 /// One entity of a subtree, as [`World::subtree`] lists it.
@@ -86,7 +86,7 @@ impl World {
         &self,
         root: Entity,
     ) -> Result<Vec<TreeNode>, Error> {
-        let bound = self.storage_len_of::<T::Relationship>();
+        let bound = holders::<T::Relationship>(&self.data.storages);
         let mut nodes: Vec<TreeNode> = Vec::new();
         let mut stack = vec![TreeNode {
             entity: root,
@@ -113,11 +113,6 @@ impl World {
             }
         }
         Ok(nodes)
-    }
-
-    /// How many entities hold `R`.
-    fn storage_len_of<R: Relationship>(&self) -> usize {
-        self.data.storages.len_of(TypeId::of::<R>())
     }
 
     /// Every entity below `root` in the scene graph (its children, theirs,
@@ -179,7 +174,7 @@ impl World {
         &self,
         root: Entity,
     ) -> impl Iterator<Item = Entity> + '_ {
-        let bound = self.storage_len_of::<T::Relationship>();
+        let bound = holders::<T::Relationship>(&self.data.storages);
         descend(root, bound, move |entity| {
             self.get::<T>(entity).ok().map(RelationshipTarget::sources)
         })
@@ -199,7 +194,7 @@ impl World {
         &self,
         entity: Entity,
     ) -> impl Iterator<Item = Entity> + '_ {
-        let bound = self.storage_len_of::<R>();
+        let bound = holders::<R>(&self.data.storages);
         ascend(entity, bound, move |at| {
             self.get::<R>(at).ok().map(Relationship::target)
         })
@@ -223,7 +218,7 @@ impl<'w, 'a, T: RelationshipTarget, F: QueryFilter> Query<'w, &'a T, F> {
     /// assert_eq!(query.iter_descendants(root).collect::<Vec<_>>(), [a, a1]);
     /// ```
     pub fn iter_descendants(&self, root: Entity) -> impl Iterator<Item = Entity> + '_ {
-        let bound = holders::<T::Relationship>(self.view());
+        let bound = holders::<T::Relationship>(self.view().storages());
         descend(root, bound, move |entity| {
             self.get(entity).ok().map(RelationshipTarget::sources)
         })
@@ -246,7 +241,7 @@ impl<'w, 'a, R: Relationship, F: QueryFilter> Query<'w, &'a R, F> {
     /// assert_eq!(query.iter_ancestors(leaf).collect::<Vec<_>>(), [mid, root]);
     /// ```
     pub fn iter_ancestors(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
-        let bound = holders::<R>(self.view());
+        let bound = holders::<R>(self.view().storages());
         ascend(entity, bound, move |at| {
             self.get(at).ok().map(Relationship::target)
         })
