@@ -1,4 +1,41 @@
-#![doc = include_str!("../../README.md")]
+//! A sparse-set Entity-Component-System for Rust games. Components are plain
+//! structs with `#[derive(Component)]`; each type lives in its own sparse set,
+//! so adding and removing a component is O(1) and never moves another type's
+//! data, and entities are versioned ids that stay dead once despawned.
+//!
+//! ```
+//! use ecs_core::prelude::*;
+//!
+//! #[derive(Component, Clone, Copy, Debug, PartialEq)]
+//! struct Position { x: f32, y: f32 }
+//!
+//! #[derive(Component, Clone, Copy)]
+//! struct Velocity { x: f32, y: f32 }
+//!
+//! fn movement(mut q: Query<(&mut Position, &Velocity)>) {
+//!     for (pos, vel) in q.iter_mut() {
+//!         pos.x += vel.x;
+//!         pos.y += vel.y;
+//!     }
+//! }
+//!
+//! # fn main() -> Result<(), ecs_core::Error> {
+//! let mut world = World::new();
+//! let e = world.spawn((Position { x: 0.0, y: 0.0 }, Velocity { x: 1.0, y: 2.0 }));
+//!
+//! let mut schedule = Schedule::new();
+//! schedule.add_system(Stage::Update, movement)?;
+//! schedule.run(&mut world);
+//! assert_eq!(*world.get::<Position>(e)?, Position { x: 1.0, y: 2.0 });
+//!
+//! world.despawn(e)?;
+//! assert!(world.get::<Position>(e).is_err()); // a stale id is an error, never another entity
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The repository's README and its guide (`docs/guide/`) walk through every
+//! concept with examples that run as tests.
 //!
 //! ## Crate map
 //!

@@ -14,3 +14,8 @@ mod cli;
 pub mod hierarchy;
 pub mod streaming;
 pub mod tour;
+
+/// The README's Rust blocks, compiled and run as doctests so no example in it can rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
