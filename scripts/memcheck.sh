@@ -3,19 +3,21 @@
 # use of uninitialised memory, or definite leak fails the run, in the test binaries and in the
 # child processes they start (valgrind follows them: --trace-children).
 #
-# Usage: scripts/memcheck.sh            (CI's set: the binaries in scripts/memcheck_ci.list, which
+# Usage: scripts/memcheck.sh            (CI's set: the units in scripts/memcheck_ci.list, which
 #                                        together reach every unsafe block the suite reaches)
-#        scripts/memcheck.sh --all      (every binary: before a release)
+#        scripts/memcheck.sh --all      (every unit of every binary: before a release)
 #        ECS_MODEL_CASES=1000 scripts/memcheck.sh --all
 #        MEMCHECK_QUERY_MODEL_CASES=1 scripts/memcheck.sh --all   (query_model alone shortened)
-# Property tests are shortened for valgrind's ~50x slowdown. Each binary's time is printed after it.
-# scripts/unsafe_reach.sh measures which binaries reach which unsafe block and rewrites the list.
+# Property tests are shortened for valgrind's ~50x slowdown. Each unit's time is printed after it
+# (a unit is one file's tests: test_units.sh).
+# scripts/unsafe_reach.sh measures which units reach which unsafe block and rewrites the list.
 #
 # The binaries that drive trybuild run rustc, not our code, so they are skipped here (found by
 # what they link: trybuild_drivers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/trybuild_drivers.sh
+source scripts/test_units.sh
 
 all=0
 case "${1:-}" in
@@ -70,35 +72,47 @@ done
 # A binary's name without cargo's hash suffix.
 name_of() { basename "$1" | sed 's/-[0-9a-f]*$//'; }
 
+# What runs: units (test_units.sh), each as the binary it lives in and its name.
+unit_binaries=()
+unit_names=()
 if [ "$all" -eq 0 ]; then
     mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/memcheck_ci.list | grep -v '^$')
-    chosen=()
-    for name in "${wanted[@]}"; do
+    for unit in "${wanted[@]}"; do
         found=""
         for binary in "${checked[@]}"; do
-            if [ "$(name_of "$binary")" = "$name" ]; then found="$binary"; fi
+            if [ "$(name_of "$binary")" = "${unit%%::*}" ]; then found="$binary"; fi
         done
         if [ -z "$found" ]; then
-            echo "memcheck: scripts/memcheck_ci.list names $name, which is not a test binary" \
+            echo "memcheck: scripts/memcheck_ci.list names $unit, which is not in a test binary" \
                 "of ecs-core: rerun scripts/unsafe_reach.sh --write" >&2
             exit 1
         fi
-        chosen+=("$found")
+        unit_binaries+=("$found")
+        unit_names+=("$unit")
     done
-    echo "-- CI's set: ${#chosen[@]} of ${#checked[@]} binaries (scripts/memcheck_ci.list; --all for every one)"
-    checked=("${chosen[@]}")
+    echo "-- CI's set: ${#wanted[@]} units of ${#checked[@]} binaries (scripts/memcheck_ci.list; --all for every one)"
+else
+    for binary in "${checked[@]}"; do
+        while read -r unit; do
+            unit_binaries+=("$binary")
+            unit_names+=("$unit")
+        done < <(units_of "$binary")
+    done
 fi
 
 failed=0
-for binary in "${checked[@]}"; do
-    echo "== valgrind $(basename "$binary")"
+for i in "${!unit_names[@]}"; do
+    binary=${unit_binaries[$i]}
+    unit=${unit_names[$i]}
+    filter_for "$binary" "$unit"
+    echo "== valgrind $unit"
     # `query_model` sweeps every query shape over every case: at 8 cases it took 19 minutes
     # on this 2-core machine, most of the whole run, while its iteration paths also run in
     # query_kinds, provenance and disjoint_access_miri. MEMCHECK_QUERY_MODEL_CASES (CI: 1)
     # shortens it alone; unset, it runs as many cases as the rest.
     cases="$ECS_MODEL_CASES"
-    case "$(name_of "$binary")" in
-        query_model) cases="${MEMCHECK_QUERY_MODEL_CASES:-$ECS_MODEL_CASES}" ;;
+    case "$unit" in
+        queries::query_model) cases="${MEMCHECK_QUERY_MODEL_CASES:-$ECS_MODEL_CASES}" ;;
     esac
     # Panics that tests provoke on purpose unwind normally; valgrind sees nothing wrong.
     # --trace-children: a test that re-runs its own binary in a child process (panic_safety,
@@ -109,19 +123,19 @@ for binary in "${checked[@]}"; do
     start=$SECONDS
     if ! ECS_MODEL_CASES="$cases" valgrind --quiet --trace-children=yes --error-exitcode=99 \
         --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
-        "$binary" --test-threads=1 -q
+        "$binary" --test-threads=1 -q "${filter[@]}"
     then
-        echo "!! memcheck failed for $binary" >&2
+        echo "!! memcheck failed for $unit ($binary)" >&2
         failed=1
     fi
-    echo "   $(basename "$binary"): $((SECONDS - start)) s"
+    echo "   $unit: $((SECONDS - start)) s"
 done
 
 if [ "$failed" -ne 0 ]; then
     echo "memcheck: errors found" >&2
     exit 1
 fi
-echo "memcheck: ${#checked[@]} test binaries, no errors, no definite leaks" \
+echo "memcheck: ${#unit_names[@]} units of ${#checked[@]} test binaries, no errors, no definite leaks" \
     "(${#skipped[@]} that drive trybuild skipped)"
 
 # AddressSanitizer too, when a nightly toolchain is installed (it says so and exits 0 otherwise).

@@ -74,7 +74,7 @@ for line in (out / "profiles" / "seconds").read_text().splitlines():
 
 reach = {}  # binary -> set of site indexes
 for name in seconds:
-    hits = hits_of(out / "profiles" / f"{name}.lcov")
+    hits = hits_of(out / "profiles" / f"{name.replace('::', '.')}.lcov")
     reached = set()
     for index, (file, first, last) in enumerate(sites):
         counts = hits.get(file, {})
@@ -128,19 +128,20 @@ with open(out / "blocks.tsv", "w") as blocks:
         blocks.write(f"{rel}:{first}\t{' '.join(reachers)}\n")
 (out / "report.md").write_text(text)
 print(text)
-# Reaching a block is not the whole story for memcheck: these binaries drive
+# Reaching a block is not the whole story for memcheck: these units drive
 # the unsafe paths through panics mid-change and hostile input, where a
 # block is left early while unwinding. They stay in CI's set beside the cover.
 ALSO = {
-    "drops": "every value dropped once, through panicking drops and clears",
-    "fault_injection": "panics injected at every step of structural changes",
-    "snapshot_hostile": "crafted and corrupted snapshots, with allocation counting",
+    "reliability::drops": "every value dropped once, through panicking drops and clears",
+    "reliability::fault_injection": "panics injected at every step of structural changes",
+    "snapshots::snapshot_hostile": "crafted and corrupted snapshots, with allocation counting",
 }
 if write:
     (root / "scripts" / "memcheck_ci.list").write_text(
-        "# Written by scripts/unsafe_reach.sh --write: the test binaries (by name) that together reach\n"
-        "# every unsafe block of ecs-core/src that the whole suite reaches, measured with coverage.\n"
-        "# CI's memcheck runs these; scripts/memcheck.sh --all runs every binary.\n"
+        "# Written by scripts/unsafe_reach.sh --write: the test units (`binary::module`, one file's\n"
+        "# tests: scripts/test_units.sh) that together reach every unsafe block of ecs-core/src that\n"
+        "# the whole suite reaches, measured with coverage.\n"
+        "# CI's memcheck runs these; scripts/memcheck.sh --all runs every unit.\n"
         + "".join(f"{b}\n" for b in sorted(chosen))
         + "# Beside the cover, for the paths they take through unsafe code while unwinding:\n"
         + "".join(f"{b}  # {why}\n" for b, why in ALSO.items() if b not in chosen)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Which of ecs-core's test binaries reach each `unsafe` block, measured with LLVM's source-based
-# coverage, and the cheapest set of binaries that together reach every block the whole suite
+# Which of ecs-core's test units (one file's tests: test_units.sh) reach each `unsafe` block, measured with LLVM's source-based
+# coverage, and the cheapest set of units that together reach every block the whole suite
 # reaches. memcheck.sh runs that set in CI (scripts/memcheck_ci.list); ARCHITECTURE.md's
 # "Unsafe paths and the tests that reach them" is this script's report.
 #
@@ -11,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/trybuild_drivers.sh
+source scripts/test_units.sh
 
 sysroot=$(rustc --print sysroot)
 tools="$sysroot/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin"
@@ -44,15 +45,20 @@ for line in sys.stdin:
 split_trybuild_drivers
 
 for binary in "${checked[@]}"; do
-    name=$(basename "$binary" | sed 's/-[0-9a-f]*$//')
-    start=$(date +%s.%N)
-    LLVM_PROFILE_FILE="$out/profiles/$name-%p-%m.profraw" "$binary" --test-threads=1 -q >/dev/null
-    end=$(date +%s.%N)
-    "$tools/llvm-profdata" merge -sparse "$out/profiles/$name"-*.profraw -o "$out/profiles/$name.profdata"
-    "$tools/llvm-cov" export --format=lcov --instr-profile="$out/profiles/$name.profdata" \
-        "$binary" --ignore-filename-regex='/(\.cargo|rustc|\.rustup)/' > "$out/profiles/$name.lcov"
-    echo "$name $(python3 -c "print(round($end - $start, 3))")" >> "$out/profiles/seconds"
-    echo "covered $name"
+    while read -r unit; do
+        filter_for "$binary" "$unit"
+        # A file name for the unit's profiles.
+        name=${unit//::/.}
+        start=$(date +%s.%N)
+        LLVM_PROFILE_FILE="$out/profiles/$name-%p-%m.profraw" "$binary" --test-threads=1 -q \
+            "${filter[@]}" >/dev/null
+        end=$(date +%s.%N)
+        "$tools/llvm-profdata" merge -sparse "$out/profiles/$name"-*.profraw -o "$out/profiles/$name.profdata"
+        "$tools/llvm-cov" export --format=lcov --instr-profile="$out/profiles/$name.profdata" \
+            "$binary" --ignore-filename-regex='/(\.cargo|rustc|\.rustup)/' > "$out/profiles/$name.lcov"
+        echo "$unit $(python3 -c "print(round($end - $start, 3))")" >> "$out/profiles/seconds"
+        echo "covered $unit"
+    done < <(units_of "$binary")
 done
 
 python3 scripts/unsafe_reach.py "$out" "${1:-}"

@@ -93,7 +93,7 @@ extern crate self as ecs_core;
 
 // Layers, lowest first. A module imports only from its own layer's siblings
 // listed before it and from lower layers, never from a higher one
-// (`tests/layers.rs` checks this; ARCHITECTURE.md draws it):
+// (`tests/world/layers.rs` checks this; ARCHITECTURE.md draws it):
 //
 //   1. util                      panic collection, short names, TypeId hashing, macros
 //   2. entity, change, component ids and the allocator; change ticks and `Mut`;

@@ -32,7 +32,7 @@ pub const DEFAULT_BUDGET: Duration = Duration::from_millis(1);
 
 /// A live view into a running world, served over HTTP from the game's own
 /// process: a page for a browser and JSON endpoints for scripts (the
-/// README's "Inspector" section lists them).
+/// guide's inspector chapter, `docs/guide/inspector.md`, lists them).
 ///
 /// [`bind`](Self::bind) starts a server thread that reads requests; the
 /// game calls [`serve`](Self::serve) once a frame, between frames, and only

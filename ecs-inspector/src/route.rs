@@ -135,7 +135,7 @@ impl Route {
             _ => Err(Response::error(
                 404,
                 format!(
-                    "nothing at `{}`: the page is at / and the endpoints under /api/ (see the README)",
+                    "nothing at `{}`: the page is at / and the endpoints under /api/ (docs/guide/inspector.md lists them)",
                     crate::http::truncate(&path)
                 ),
             )),

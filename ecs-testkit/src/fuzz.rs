@@ -2,7 +2,7 @@
 //! API, run by a [`Harness`].
 //!
 //! Used by the `cargo fuzz` targets in `fuzz/fuzz_targets/` (libFuzzer, nightly, for long local
-//! runs) and by the stable harness `ecs-core/tests/fuzz_ops.rs` (proptest-driven, bounded, run by
+//! runs) and by the stable harness `ecs-core/tests/world/fuzz_ops.rs` (proptest-driven, bounded, run by
 //! `cargo test`), which also replays the targets' crash files on stable.
 //!
 //! Every byte string is a valid program: past the end of the input every read is 0. Operations

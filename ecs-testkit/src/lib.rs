@@ -10,7 +10,7 @@
 //! - [`Op`] and [`Harness`] ([`harness`]): one operation enum over the whole `World` API, run
 //!   against a world and the model with every answer compared.
 //! - [`fuzz`]: arbitrary bytes decoded into operations, for the libFuzzer targets and their
-//!   stable, bounded twin `ecs-core/tests/fuzz_ops.rs`.
+//!   stable, bounded twin `ecs-core/tests/world/fuzz_ops.rs`.
 //! - [`strategy`]: proptest strategies producing operations.
 //! - [`ledger`]: every tracked value is made and dropped by id, so a double drop or a leak
 //!   names the value.

@@ -4,7 +4,7 @@
 //! following 8 bytes are one `u64`, checked through `Entity::from_bits` (round trip, `Debug`) and,
 //! when it is a valid handle, through every entity API: reads must answer as the model says, and
 //! on a handle that is not alive every mutator must fail with the right error and change nothing.
-//! Shares `ecs_testkit::fuzz` with the stable harness `ecs-core/tests/fuzz_ops.rs`.
+//! Shares `ecs_testkit::fuzz` with the stable harness `ecs-core/tests/world/fuzz_ops.rs`.
 //!
 //! `cd fuzz && cargo +nightly fuzz run entity_bits`
 #![no_main]

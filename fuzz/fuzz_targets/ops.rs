@@ -5,7 +5,7 @@
 //! components_of, clear, queries through every method, stats, arbitrary `Entity::from_bits`
 //! handles) and run against a world and a model; any disagreement or panic is a crash. The
 //! decoder and checks are `ecs_testkit::fuzz`, shared with the stable harness
-//! `ecs-core/tests/fuzz_ops.rs`, which replays crash files on stable.
+//! `ecs-core/tests/world/fuzz_ops.rs`, which replays crash files on stable.
 //!
 //! `cd fuzz && cargo +nightly fuzz run ops`
 #![no_main]

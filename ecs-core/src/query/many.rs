@@ -83,7 +83,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                 // above) and an item reaches only its own entity's values
                 // and ticks, so the `N` items never alias one another;
                 // `&mut self` keeps every other item of this query dead
-                // while they live. Exercised by `tests/params.rs`
+                // while they live. Exercised by `tests/systems/params.rs`
                 // (`get_many_mut_*`).
                 unsafe { probe::<Q, F>(&self.data, &self.filter, entity, Seat::Anywhere) }
             } else {

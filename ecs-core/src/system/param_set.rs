@@ -65,7 +65,7 @@ macro_rules! param_set {
                     // against the system's other params (`add_param_set`),
                     // and `&mut self` ends the previous member's item
                     // before this one is made. Exercised by
-                    // `tests/params.rs` (`param_set_*`).
+                    // `tests/systems/params.rs` (`param_set_*`).
                     let item = unsafe { $param::fetch(&mut self.state.$index, self.world) };
                     item.unwrap_or_else(|error| {
                         panic!("a ParamSet member could not be fetched again in its run: {error}")

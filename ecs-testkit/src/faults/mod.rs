@@ -9,8 +9,8 @@
 //! records nothing. A fault is armed on one value or one observer run just before its
 //! operation and disarmed after it; an armed observer panics after recording its commands.
 //!
-//! What each call promises when its fault strikes (from the README's "What is guaranteed
-//! under panics" and the fault tests of `ecs-core`), which [`Shadow`] models and
+//! What each call promises when its fault strikes (from the guide's reliability chapter,
+//! `docs/guide/reliability.md`, and the fault tests of `ecs-core`), which [`Shadow`] models and
 //! [`FaultHarness`] asserts, the call's panic reaching the caller once:
 //!
 //! | call | fault | the world afterwards |

@@ -5,7 +5,7 @@
 //! funnel (`funnel.rs`, the only code that writes storages' membership and
 //! the masks; a batch spawn's runs in `spawn_run.rs`), runs the hooks and
 //! observers of what arrived and applies their commands. Callers say what
-//! changes; none of them repeats how. `tests/layers.rs` checks that no file
+//! changes; none of them repeats how. `tests/world/layers.rs` checks that no file
 //! outside this directory reaches the funnel's parts.
 
 mod funnel;

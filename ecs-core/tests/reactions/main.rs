@@ -1,0 +1,11 @@
+//! Reacting to change: events, observers, component hooks and required components.
+//!
+//! One test binary per concept; each file here is a module, run alone with
+//! `cargo test --workspace --test reactions -- <module>::`.
+
+mod events;
+mod talk_and_react;
+mod observers;
+mod observers_model;
+mod hooks;
+mod required_components;

@@ -1,0 +1,8 @@
+//! Reliability: panics in every closure and drop, injected faults at every step of structural changes, and exactly-once drops.
+//!
+//! One test binary per concept; each file here is a module, run alone with
+//! `cargo test --workspace --test reliability -- <module>::`.
+
+mod panic_safety;
+mod fault_injection;
+mod drops;

@@ -1,0 +1,13 @@
+//! Systems: function and exclusive systems, params, derived params, one-shot systems and commands, with the paths small enough for miri.
+//!
+//! One test binary per concept; each file here is a module, run alone with
+//! `cargo test --workspace --test systems -- <module>::`.
+
+mod systems;
+mod systems_miri;
+mod params;
+mod derive_system_param;
+mod one_shot;
+mod command_ids;
+mod commands_miri;
+mod entity_commands;
