@@ -21,7 +21,13 @@
 #[test]
 fn compile_tests() {
     let t = trybuild::TestCases::new();
-    for concept in ["component", "query", "relationship", "states", "system_param"] {
+    for concept in [
+        "component",
+        "query",
+        "relationship",
+        "states",
+        "system_param",
+    ] {
         t.pass(format!("tests/ui/{concept}/pass/*.rs"));
     }
     for concept in [

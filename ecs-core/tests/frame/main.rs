@@ -3,8 +3,8 @@
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test frame -- <module>::`.
 
+mod fixed_time;
+mod frame_snippet;
 mod ordering;
 mod run_conditions;
 mod states;
-mod fixed_time;
-mod frame_snippet;

@@ -3,6 +3,6 @@
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test layout -- <module>::`.
 
+mod auto_layout;
 mod groups;
 mod layout;
-mod auto_layout;

@@ -3,10 +3,10 @@
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test queries -- <module>::`.
 
+mod disjoint_access_miri;
+mod kept_matches;
 mod query_kinds;
 mod query_model;
 mod query_one_expression;
 mod query_snippet;
 mod query_state;
-mod kept_matches;
-mod disjoint_access_miri;

@@ -4,8 +4,8 @@
 //! `cargo test --workspace --test reactions -- <module>::`.
 
 mod events;
-mod talk_and_react;
+mod hooks;
 mod observers;
 mod observers_model;
-mod hooks;
 mod required_components;
+mod talk_and_react;

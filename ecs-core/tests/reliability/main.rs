@@ -3,6 +3,6 @@
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test reliability -- <module>::`.
 
-mod panic_safety;
-mod fault_injection;
 mod drops;
+mod fault_injection;
+mod panic_safety;

@@ -3,16 +3,15 @@
 //! input justifies, nor all of a load's memory together; and a running world
 //! loaded into is unchanged by an error.
 
-
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use crate::snapshot_common::*;
 use ecs_core::prelude::*;
 use ecs_core::snapshot::SnapshotRegistry;
 use ecs_testkit::strategy::cases_from_env;
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use crate::snapshot_common::*;
 
 /// Records, per thread, the largest single allocation while a load runs and
 /// the most bytes its allocations held at once, so tests running at once on

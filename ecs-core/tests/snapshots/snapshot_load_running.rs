@@ -1,9 +1,8 @@
 //! Snapshots loaded into a running world: fresh ids as in a merge, `#[entity]`
 //! fields rewritten, observers told, the target's resources kept.
 
-
-use ecs_core::prelude::*;
 use crate::snapshot_common::*;
+use ecs_core::prelude::*;
 
 #[derive(Default)]
 struct Added(Vec<Entity>);

@@ -2,10 +2,9 @@
 //! frames to exactly the same ids and values as the original, because the
 //! snapshot keeps the allocator's free list, versions and retired slots.
 
-
+use crate::snapshot_common::*;
 use ecs_core::prelude::*;
 use ecs_core::snapshot::SnapshotRegistry;
-use crate::snapshot_common::*;
 
 /// splitmix64: a seeded generator the test owns, so a replay draws the same numbers.
 #[derive(Clone)]

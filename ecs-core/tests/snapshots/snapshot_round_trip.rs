@@ -2,12 +2,11 @@
 //! id (versions included), every value, the allocator's next ids; chosen
 //! types; the registry's names and its refusals.
 
-
+use crate::snapshot_common::*;
 use ecs_core::change::Tick;
 use ecs_core::prelude::*;
 use ecs_core::snapshot::SnapshotRegistry;
 use serde::{Deserialize, Serialize};
-use crate::snapshot_common::*;
 
 #[test]
 fn json_round_trip_keeps_every_id_value_and_next_id() -> Result<(), Error> {

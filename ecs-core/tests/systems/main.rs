@@ -3,11 +3,11 @@
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test systems -- <module>::`.
 
-mod systems;
-mod systems_miri;
-mod params;
-mod derive_system_param;
-mod one_shot;
 mod command_ids;
 mod commands_miri;
+mod derive_system_param;
 mod entity_commands;
+mod one_shot;
+mod params;
+mod systems;
+mod systems_miri;

@@ -3,16 +3,16 @@
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test world -- <module>::`.
 
-mod model;
-mod fuzz_ops;
-mod typed_view;
-mod many_component_types;
-mod spawn_runs;
-mod provenance;
-mod send_sync;
-mod resources;
-mod resource_changes;
 mod catalog;
+mod fuzz_ops;
 mod inspect;
-mod seeds;
 mod layers;
+mod many_component_types;
+mod model;
+mod provenance;
+mod resource_changes;
+mod resources;
+mod seeds;
+mod send_sync;
+mod spawn_runs;
+mod typed_view;
