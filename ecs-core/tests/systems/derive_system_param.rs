@@ -1,6 +1,6 @@
 //! `#[derive(SystemParam)]`: derived params running in a schedule. The
 //! compile tests and their pinned error messages are in
-//! `tests/ui/system_param/` (driven by `compile_fail.rs`).
+//! ecs-derive's `tests/ui/system_param/` (driven by its `tests/compile_fail.rs`).
 
 use ecs_core::prelude::*;
 use ecs_core::system::{Conflict, SystemAccess, SystemParam as _};

@@ -4,7 +4,7 @@
 //!   `WorldStats`, `ComponentInfo`, `ComponentId`, `EntityRef` are `Send + Sync`; `EntityMut`
 //!   is `Send` (and `Sync`, as the `&mut World` it wraps); `Error` boxes into
 //!   `Box<dyn Error + Send + Sync>`.
-//! - Compile-fail cases (`compile_fail.rs`, cases in `tests/ui/send_sync/fail/`): a
+//! - Compile-fail cases (ecs-derive's `tests/compile_fail.rs`, cases in its `tests/ui/send_sync/fail/`): a
 //!   non-`Send` or non-`Sync` type cannot become a component even through a hand-written
 //!   `impl Component`, cannot be inserted by `insert`, `insert_bundle`, `EntityMut::insert` or
 //!   `spawn_batch`, and no thread can read the world while a query or an `EntityMut` borrows it
