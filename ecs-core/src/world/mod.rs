@@ -167,17 +167,32 @@ impl World {
     /// would return, and nothing is spawned.
     #[inline]
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        if B::RELATIONSHIPS
-            && let Err(error) = self.check_bundle(None, &bundle)
-        {
-            panic!("cannot spawn: {error}");
+        match self.transaction().try_spawn(bundle) {
+            Ok(entity) => entity,
+            Err(error) => panic!("cannot spawn: {error}"),
         }
-        if let Err(error) = self.check_requirements::<B>() {
-            panic!("cannot spawn: {error}");
-        }
-        let entity = self.transaction().spawn(bundle);
-        self.add_required::<B>(entity);
-        entity
+    }
+
+    /// [`spawn`](Self::spawn), returning the error instead of panicking when
+    /// `bundle` would break a relationship (a dead target, a target list
+    /// given by hand) or its types' requirements form a cycle; nothing is
+    /// spawned then.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let gone = world.spawn(());
+    /// world.despawn(gone)?;
+    /// assert!(world.try_spawn(ChildOf(gone)).is_err()); // the parent is dead
+    /// assert_eq!(world.len(), 0);
+    /// let parent = world.spawn(());
+    /// let child = world.try_spawn(ChildOf(parent))?;
+    /// assert_eq!(world.get::<ChildOf>(child)?.0, parent);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn try_spawn<B: Bundle>(&mut self, bundle: B) -> Result<Entity, Error> {
+        self.transaction().try_spawn(bundle)
     }
 
     /// Spawns one entity per bundle of `bundles`, reserving room once from the
@@ -209,27 +224,38 @@ impl World {
         B: Bundle,
         I: IntoIterator<Item = B>,
     {
-        let bundles = bundles.into_iter();
-        if let Err(error) = self.check_requirements::<B>() {
-            panic!("cannot spawn: {error}");
+        match self.try_spawn_batch(bundles) {
+            Ok(spawned) => spawned,
+            Err(error) => panic!("cannot spawn: {error}"),
         }
-        if B::RELATIONSHIPS {
-            let bundles: Vec<B> = bundles.collect();
-            for bundle in &bundles {
-                if let Err(error) = self.check_bundle(None, bundle) {
-                    panic!("cannot spawn: {error}");
-                }
-            }
-            let mut spawned = Vec::with_capacity(bundles.len());
-            self.transaction()
-                .spawn_batch(bundles.into_iter(), &mut spawned);
-            self.add_required_each::<B>(&spawned);
-            return spawned;
-        }
-        let mut spawned = Vec::with_capacity(bundles.size_hint().0);
-        self.transaction().spawn_batch(bundles, &mut spawned);
-        self.add_required_each::<B>(&spawned);
-        spawned
+    }
+
+    /// [`spawn_batch`](Self::spawn_batch), returning the error instead of
+    /// panicking when a bundle would break a relationship or the types'
+    /// requirements form a cycle. Every bundle is checked before the first
+    /// is spawned, so a refused batch spawns nothing.
+    ///
+    /// ```
+    /// # use ecs_core::prelude::*;
+    /// let mut world = World::new();
+    /// let parent = world.spawn(());
+    /// let gone = world.spawn(());
+    /// world.despawn(gone)?;
+    /// assert!(world.try_spawn_batch([ChildOf(parent), ChildOf(gone)]).is_err());
+    /// assert_eq!(world.len(), 1, "nothing of the refused batch was spawned");
+    /// let children = world.try_spawn_batch([ChildOf(parent), ChildOf(parent)])?;
+    /// assert_eq!(world.get::<Children>(parent)?.len(), children.len());
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn try_spawn_batch<B, I>(&mut self, bundles: I) -> Result<Vec<Entity>, Error>
+    where
+        B: Bundle,
+        I: IntoIterator<Item = B>,
+    {
+        let mut spawned = Vec::new();
+        self.transaction()
+            .try_spawn_batch(bundles.into_iter(), &mut spawned)?;
+        Ok(spawned)
     }
 
     /// Gives `entity` the component `component`, returning the value it
@@ -254,14 +280,7 @@ impl World {
         entity: Entity,
         component: T,
     ) -> Result<Option<T>, Error> {
-        self.data.entities.check(entity)?;
-        if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
-            self.check_relationship(Some(entity), &component)?;
-        }
-        self.check_requirements::<T>()?;
-        let replaced = self.transaction().insert(entity, component);
-        self.add_required::<T>(entity);
-        Ok(replaced)
+        self.transaction().try_insert(entity, component)
     }
 
     /// Gives `entity` every component of `bundle`; values it replaces are dropped.
@@ -280,12 +299,7 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn insert_bundle<B: Bundle>(&mut self, entity: Entity, bundle: B) -> Result<(), Error> {
-        self.data.entities.check(entity)?;
-        self.check_bundle(Some(entity), &bundle)?;
-        self.check_requirements::<B>()?;
-        self.transaction().insert_bundle(entity, bundle);
-        self.add_required::<B>(entity);
-        Ok(())
+        self.transaction().try_insert_bundle(entity, bundle)
     }
 
     /// Takes `T` away from `entity` and returns it.
@@ -308,10 +322,7 @@ impl World {
     /// ```
     #[inline]
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Result<T, Error> {
-        self.data.entities.check(entity)?;
-        self.transaction()
-            .remove(entity)
-            .ok_or_else(|| Error::missing::<T>(entity))
+        self.transaction().try_remove(entity)
     }
 
     /// Whether `entity` is alive and has a `T`. False for dead or unknown entities.

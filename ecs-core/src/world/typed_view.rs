@@ -228,19 +228,9 @@ impl<T: Component> ViewMut<'_, T> {
     /// ```
     #[inline]
     pub fn insert(&mut self, entity: Entity, value: T) -> Result<Option<T>, Error> {
-        self.world.data.entities.check(entity)?;
-        if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
-            self.world.check_relationship(Some(entity), &value)?;
-        }
-        self.world.check_requirements::<T>()?;
-        let replaced = self.storage.insert(self.world, entity, value);
-        if T::REQUIRES {
-            self.world.add_required::<T>(entity);
-            // The requirements' hooks may have run commands, and their
-            // marks make structure hooked: the storage is found anew.
-            self.storage = TypedStorage::find(self.world);
-        }
-        Ok(replaced)
+        self.world
+            .transaction()
+            .try_insert_typed(&mut self.storage, entity, value)
     }
 
     /// Takes `entity`'s `T` away and returns it, as [`World::remove`] does.
@@ -260,10 +250,9 @@ impl<T: Component> ViewMut<'_, T> {
     /// ```
     #[inline]
     pub fn remove(&mut self, entity: Entity) -> Result<T, Error> {
-        self.world.data.entities.check(entity)?;
-        self.storage
-            .remove(self.world, entity)
-            .ok_or_else(|| Error::missing::<T>(entity))
+        self.world
+            .transaction()
+            .try_remove_typed(&mut self.storage, entity)
     }
 
     /// `entity`'s `T`.

@@ -414,3 +414,67 @@ fn structural_primitives_are_recognised() {
     ));
     assert!(!in_the_door(&src_dir().join("world").join("mod.rs")));
 }
+
+/// The rules a spawn or insert passes (a live target, relationships that
+/// keep their world a forest, requirements without a cycle) and the
+/// requirements added after it. Only the door applies them, so no caller
+/// can change structure having skipped one.
+const STRUCTURAL_RULES: &[&str] = &[
+    ".check_bundle(",
+    ".check_relationship(",
+    ".check_requirements::<",
+    ".add_required::<",
+    ".add_required_each::<",
+];
+
+/// Where the rules are defined, and call one another: the relationship
+/// check, and the requirements (a requirement that would break a
+/// relationship is left out).
+fn defines_the_rules(path: &Path) -> bool {
+    let world = src_dir().join("world");
+    path == world.join("required.rs") || path == world.join("relationship").join("check.rs")
+}
+
+#[test]
+fn only_the_door_applies_the_structural_rules() {
+    let mut strays = Vec::new();
+    for (path, text) in sources() {
+        if in_the_door(&path) || defines_the_rules(&path) {
+            continue;
+        }
+        for (line_number, line) in code_lines(&text) {
+            if STRUCTURAL_RULES.iter().any(|rule| line.contains(rule)) {
+                strays.push(format!("{}:{line_number}: {}", path.display(), line.trim()));
+            }
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "a structural rule applied outside world/structural/ (call the transaction's \
+         `try_spawn`, `try_insert`, ... instead):\n{}",
+        strays.join("\n")
+    );
+}
+
+/// The rules' checker sees the calls a caller would make, and the door's
+/// own files are where they may be made.
+#[test]
+fn structural_rules_are_recognised() {
+    for line in [
+        "self.check_requirements::<B>()?;",
+        "world.check_bundle(None, &bundle)?;",
+        "self.world.add_required::<T>(entity);",
+        "world.check_relationship(Some(entity), &value)?;",
+    ] {
+        assert!(
+            STRUCTURAL_RULES.iter().any(|rule| line.contains(rule)),
+            "not seen: {line}"
+        );
+    }
+    assert!(in_the_door(
+        &src_dir().join("world").join("structural").join("rules.rs")
+    ));
+    assert!(!defines_the_rules(
+        &src_dir().join("world").join("typed_view.rs")
+    ));
+}

@@ -8,14 +8,14 @@ use core::ptr::NonNull;
 
 use crate::bundle::{Bundle, BundleInfo, ComponentWriter};
 use crate::change::ChangeClock;
-use crate::component::{Component, ComponentId, ComponentMasks, MASKED_COMPONENTS, masked_ids};
+use crate::component::{Component, ComponentId, ComponentMasks};
 use crate::entity::{Entities, Entity, EntityMap};
 use crate::storage::{SparseSet, Storages};
 use crate::util::{DeferredPanic, PanicPayload};
 
-use super::held_components;
 use super::spawn_run::Source;
 use super::subscribers::{Hooks, StructuralHook};
+use super::{held_components, maybe_held};
 
 /// The parts of a world a structural change touches, borrowed together.
 pub(crate) struct Structural<'a> {
@@ -357,11 +357,8 @@ impl Structural<'_> {
         let mut remove_from = |storages: &mut Storages, id: ComponentId| {
             panics.keep(storages.erased_by_id_mut(id).remove_and_drop(entity));
         };
-        for id in masked_ids(self.masks.get(entity.index())) {
+        for id in maybe_held(self.masks, self.storages.len(), entity) {
             remove_from(self.storages, id);
-        }
-        for id in MASKED_COMPONENTS..self.storages.len() {
-            remove_from(self.storages, ComponentId(id as u32));
         }
         self.masks.clear(entity.index());
         self.entities

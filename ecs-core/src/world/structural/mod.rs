@@ -11,6 +11,7 @@
 mod funnel;
 mod layout;
 mod restore;
+mod rules;
 mod spawn_run;
 mod subscribers;
 mod transaction;
@@ -75,8 +76,21 @@ pub(in crate::world) fn held_components<'a>(
     masks: &ComponentMasks,
     entity: Entity,
 ) -> impl Iterator<Item = ComponentId> + 'a {
-    let beyond = (MASKED_COMPONENTS as u32..storages.len() as u32)
-        .map(ComponentId)
-        .filter(move |&id| storages.erased_by_id(id).contains(entity));
+    maybe_held(masks, storages.len(), entity).filter(move |&id| {
+        id.0 < MASKED_COMPONENTS as u32 || storages.erased_by_id(id).contains(entity)
+    })
+}
+
+/// The storages that may hold the live `entity`, in id order: those its mask
+/// names, which do, then every storage beyond the mask's reach, which the
+/// caller probes (a removal finds nothing where it holds nothing). Takes the
+/// count of storages, not the storages, so the caller may change them while
+/// it walks.
+fn maybe_held(
+    masks: &ComponentMasks,
+    storage_count: usize,
+    entity: Entity,
+) -> impl Iterator<Item = ComponentId> + 'static {
+    let beyond = (MASKED_COMPONENTS as u32..storage_count as u32).map(ComponentId);
     masked_ids(masks.get(entity.index())).chain(beyond)
 }

@@ -6,13 +6,13 @@
 
 use core::any::TypeId;
 
-use crate::component::{Component, ComponentId, ComponentMasks, MASKED_COMPONENTS, masked_ids};
+use crate::component::{Component, ComponentMasks};
 use crate::entity::{AllocatorCopy, Entity};
 use crate::resource::Resources;
 use crate::storage::{ColumnCopy, Storages};
 use crate::util::DeferredPanic;
 
-use super::World;
+use super::{World, maybe_held};
 
 /// What a restore rewrites once the allocator is back, borrowed together:
 /// the storages, written only through [`restore_column`](Self::restore_column),
@@ -72,11 +72,7 @@ impl World {
                 .filter(|&entity| !allocator.is_alive(entity))
                 .collect();
             for entity in leaving {
-                // The mask names the storages below its reach; the rest are probed.
-                let masked = masked_ids(data.masks.get(entity.index()));
-                let beyond =
-                    (MASKED_COMPONENTS as u32..data.storages.len() as u32).map(ComponentId);
-                for id in masked.chain(beyond) {
+                for id in maybe_held(&data.masks, data.storages.len(), entity) {
                     if !is_registered(data.storages.info(id).type_id()) {
                         let storage = data.storages.erased_by_id_mut(id);
                         panics.keep(storage.remove_and_drop(entity));

@@ -40,7 +40,14 @@ impl World {
     }
 }
 
-impl Transaction<'_> {
+impl<'w> Transaction<'w> {
+    /// The world this transaction changes, for the rules (`rules.rs`) that
+    /// check before a change and add requirements after it.
+    #[inline]
+    pub(super) fn into_world(self) -> &'w mut World {
+        self.world
+    }
+
     /// Allocates an entity holding `bundle`.
     #[inline]
     pub(in crate::world) fn spawn<B: Bundle>(self, bundle: B) -> Entity {

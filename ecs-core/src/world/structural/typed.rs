@@ -50,12 +50,7 @@ impl<T: Component> TypedStorage<T> {
     /// Gives the live `entity` `value` in `world` (the world this storage
     /// was found in), returning the value it replaces.
     #[inline]
-    pub(in crate::world) fn insert(
-        &mut self,
-        world: &mut World,
-        entity: Entity,
-        value: T,
-    ) -> Option<T> {
+    pub(super) fn insert(&mut self, world: &mut World, entity: Entity, value: T) -> Option<T> {
         if self.unhooked {
             let data = &mut world.data;
             // SAFETY: `set` is the root of storage `id` in `world`, a
@@ -93,7 +88,7 @@ impl<T: Component> TypedStorage<T> {
     /// Takes `T` away from the live `entity` in `world` (the world this
     /// storage was found in); `None` when it has none.
     #[inline]
-    pub(in crate::world) fn remove(&mut self, world: &mut World, entity: Entity) -> Option<T> {
+    pub(super) fn remove(&mut self, world: &mut World, entity: Entity) -> Option<T> {
         if self.unhooked {
             // SAFETY: `set` is the root of storage `id` in `world`, a
             // `SparseSet<T>` (`register_root` gave both, and storages stay

@@ -1,0 +1,143 @@
+//! The rules every spawn and insert passes, owned by the door: the target is
+//! alive, the relationships it carries keep their world a forest, the types'
+//! requirements form no cycle; then the change; then the components the new
+//! types require. A refused change leaves the world as it was. `World`,
+//! `ViewMut` and, through them, handles and commands call these and nothing
+//! below them, so no caller can skip a rule.
+
+use crate::bundle::Bundle;
+use crate::component::Component;
+use crate::entity::Entity;
+use crate::error::Error;
+
+use super::TypedStorage;
+use super::transaction::Transaction;
+
+impl Transaction<'_> {
+    /// Spawns an entity holding `bundle`, or says which rule refused it.
+    #[inline]
+    pub(in crate::world) fn try_spawn<B: Bundle>(self, bundle: B) -> Result<Entity, Error> {
+        let world = self.into_world();
+        world.check_bundle(None, &bundle)?;
+        world.check_requirements::<B>()?;
+        let entity = world.transaction().spawn(bundle);
+        world.add_required::<B>(entity);
+        Ok(entity)
+    }
+
+    /// Spawns one entity per bundle of `bundles`, appending their ids to
+    /// `spawned`. Every bundle passes the rules before the first is spawned,
+    /// so a refused batch spawns nothing.
+    pub(in crate::world) fn try_spawn_batch<B: Bundle>(
+        self,
+        bundles: impl Iterator<Item = B>,
+        spawned: &mut Vec<Entity>,
+    ) -> Result<(), Error> {
+        let world = self.into_world();
+        world.check_requirements::<B>()?;
+        if B::RELATIONSHIPS {
+            // Checked whole before any spawn: the bundles are collected first.
+            let bundles: Vec<B> = bundles.collect();
+            for bundle in &bundles {
+                world.check_bundle(None, bundle)?;
+            }
+            spawned.reserve(bundles.len());
+            world
+                .transaction()
+                .spawn_batch(bundles.into_iter(), spawned);
+        } else {
+            spawned.reserve(bundles.size_hint().0);
+            world.transaction().spawn_batch(bundles, spawned);
+        }
+        world.add_required_each::<B>(spawned);
+        Ok(())
+    }
+
+    /// Gives `entity` `value`, returning the value it replaces, or says which
+    /// rule refused it.
+    #[inline]
+    pub(in crate::world) fn try_insert<T: Component>(
+        self,
+        entity: Entity,
+        value: T,
+    ) -> Result<Option<T>, Error> {
+        let world = self.into_world();
+        world.data.entities.check(entity)?;
+        if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
+            world.check_relationship(Some(entity), &value)?;
+        }
+        world.check_requirements::<T>()?;
+        let replaced = world.transaction().insert(entity, value);
+        world.add_required::<T>(entity);
+        Ok(replaced)
+    }
+
+    /// [`try_insert`](Self::try_insert) into a storage found once for a loop
+    /// of inserts (a [`ViewMut`](crate::world::ViewMut)'s), which is found
+    /// again when the requirements added ran hooks or commands.
+    #[inline]
+    pub(in crate::world) fn try_insert_typed<T: Component>(
+        self,
+        storage: &mut TypedStorage<T>,
+        entity: Entity,
+        value: T,
+    ) -> Result<Option<T>, Error> {
+        let world = self.into_world();
+        world.data.entities.check(entity)?;
+        if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
+            world.check_relationship(Some(entity), &value)?;
+        }
+        world.check_requirements::<T>()?;
+        let replaced = storage.insert(world, entity, value);
+        if T::REQUIRES {
+            world.add_required::<T>(entity);
+            // The requirements' hooks may have run commands, and their
+            // marks make structure hooked: the storage is found anew.
+            *storage = TypedStorage::find(world);
+        }
+        Ok(replaced)
+    }
+
+    /// Takes `T` away from `entity` and returns it, or says that `entity`
+    /// is not alive or holds no `T`.
+    #[inline]
+    pub(in crate::world) fn try_remove<T: Component>(self, entity: Entity) -> Result<T, Error> {
+        let world = self.into_world();
+        world.data.entities.check(entity)?;
+        world
+            .transaction()
+            .remove(entity)
+            .ok_or_else(|| Error::missing::<T>(entity))
+    }
+
+    /// [`try_remove`](Self::try_remove) from a storage found once for a loop
+    /// of removals.
+    #[inline]
+    pub(in crate::world) fn try_remove_typed<T: Component>(
+        self,
+        storage: &mut TypedStorage<T>,
+        entity: Entity,
+    ) -> Result<T, Error> {
+        let world = self.into_world();
+        world.data.entities.check(entity)?;
+        storage
+            .remove(world, entity)
+            .ok_or_else(|| Error::missing::<T>(entity))
+    }
+
+    /// Gives `entity` every component of `bundle` (values it replaces are
+    /// dropped), or says which rule refused it.
+    pub(in crate::world) fn try_insert_bundle<B: Bundle>(
+        self,
+        entity: Entity,
+        bundle: B,
+    ) -> Result<(), Error> {
+        let world = self.into_world();
+        world.data.entities.check(entity)?;
+        world.check_bundle(Some(entity), &bundle)?;
+        world.check_requirements::<B>()?;
+        world.transaction().insert_bundle(entity, bundle);
+        world.add_required::<B>(entity);
+        Ok(())
+    }
+}
