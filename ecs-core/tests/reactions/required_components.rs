@@ -131,3 +131,21 @@ fn a_requirement_cycle_is_reported_and_nothing_changes() -> Result<(), Error> {
     assert_eq!(world.len(), 1);
     Ok(())
 }
+
+/// `try_spawn` and `try_spawn_batch` return the error `spawn` panics with,
+/// and spawn nothing; the view's insert refuses the cycle as `insert` does.
+#[test]
+fn the_fallible_spawns_return_a_requirement_cycle_and_spawn_nothing() {
+    let mut world = World::new();
+    let cycle = "component requirements form a cycle: `Egg` requires `Chicken2` requires `Egg`";
+    assert_eq!(world.try_spawn(Egg).unwrap_err().to_string(), cycle);
+    let batch = world.try_spawn_batch([(Transform(1.0), Egg), (Transform(2.0), Egg)]);
+    assert_eq!(batch.unwrap_err().to_string(), cycle);
+    assert_eq!(world.len(), 0);
+    assert_eq!(world.query::<&Transform>().iter().count(), 0);
+
+    let e = world.spawn(());
+    let refused = world.view_mut::<Chicken>().insert(e, Chicken);
+    assert_eq!(refused.unwrap_err().to_string(), cycle);
+    assert!(!world.contains::<Chicken>(e) && !world.contains::<Egg>(e));
+}

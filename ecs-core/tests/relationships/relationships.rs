@@ -338,3 +338,44 @@ fn clear_leaves_no_relationship_behind() -> Result<(), Error> {
     assert_hierarchy_whole(&world);
     Ok(())
 }
+
+/// The fallible spawns refuse what `spawn` panics on (a dead parent, a
+/// target list given by hand) with the error in words, and spawn nothing:
+/// a batch is checked whole before its first entity.
+#[test]
+fn the_fallible_spawns_refuse_a_broken_relationship_and_spawn_nothing() -> Result<(), Error> {
+    let mut world = World::new();
+    let parent = world.spawn(());
+    let gone = world.spawn(());
+    world.despawn(gone)?;
+
+    let dead = world.try_spawn(ChildOf(gone)).unwrap_err();
+    assert!(
+        matches!(dead, Error::Despawned { entity } if entity == gone),
+        "{dead:?}"
+    );
+    let batch = world.try_spawn_batch([ChildOf(parent), ChildOf(gone), ChildOf(parent)]);
+    assert!(batch.is_err());
+    assert_eq!(world.len(), 1, "nothing of the refused batch was spawned");
+    assert!(
+        world.get::<Children>(parent).is_err(),
+        "no child was listed"
+    );
+
+    let children = world.try_spawn_batch([ChildOf(parent), ChildOf(parent)])?;
+    assert_eq!(world.get::<Children>(parent)?.len(), 2);
+    assert!(
+        children
+            .iter()
+            .all(|&c| world.get::<ChildOf>(c).is_ok_and(|p| p.0 == parent))
+    );
+
+    let list = world.get::<Children>(parent)?.clone();
+    let by_hand = world.try_spawn(list).unwrap_err();
+    assert!(
+        matches!(by_hand, Error::RelationshipTargetByHand { .. }),
+        "{by_hand:?}"
+    );
+    assert_eq!(world.len(), 3);
+    Ok(())
+}
