@@ -10,6 +10,7 @@ use crate::component::Component;
 use crate::entity::Entity;
 use crate::error::Error;
 
+use super::super::World;
 use super::TypedStorage;
 use super::transaction::Transaction;
 
@@ -62,11 +63,7 @@ impl Transaction<'_> {
         value: T,
     ) -> Result<Option<T>, Error> {
         let world = self.into_world();
-        world.data.entities.check(entity)?;
-        if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
-            world.check_relationship(Some(entity), &value)?;
-        }
-        world.check_requirements::<T>()?;
+        check_insert(world, entity, &value)?;
         let replaced = world.transaction().insert(entity, value);
         world.add_required::<T>(entity);
         Ok(replaced)
@@ -83,11 +80,7 @@ impl Transaction<'_> {
         value: T,
     ) -> Result<Option<T>, Error> {
         let world = self.into_world();
-        world.data.entities.check(entity)?;
-        if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
-            world.check_relationship(Some(entity), &value)?;
-        }
-        world.check_requirements::<T>()?;
+        check_insert(world, entity, &value)?;
         let replaced = storage.insert(world, entity, value);
         if T::REQUIRES {
             world.add_required::<T>(entity);
@@ -140,4 +133,16 @@ impl Transaction<'_> {
         world.add_required::<B>(entity);
         Ok(())
     }
+}
+
+/// The rules an insert of `value` into `entity` passes before anything
+/// changes: `entity` is alive, a relationship keeps its world a forest,
+/// `T`'s requirements form no cycle.
+#[inline]
+fn check_insert<T: Component>(world: &mut World, entity: Entity, value: &T) -> Result<(), Error> {
+    world.data.entities.check(entity)?;
+    if T::IS_RELATIONSHIP || T::IS_RELATIONSHIP_TARGET {
+        world.check_relationship(Some(entity), value)?;
+    }
+    world.check_requirements::<T>()
 }
