@@ -76,16 +76,16 @@ pub(in crate::world) fn held_components<'a>(
     masks: &ComponentMasks,
     entity: Entity,
 ) -> impl Iterator<Item = ComponentId> + 'a {
-    maybe_held(masks, storages.len(), entity).filter(move |&id| {
-        id.0 < MASKED_COMPONENTS as u32 || storages.erased_by_id(id).contains(entity)
-    })
+    let beyond = (MASKED_COMPONENTS as u32..storages.len() as u32)
+        .map(ComponentId)
+        .filter(move |&id| storages.erased_by_id(id).contains(entity));
+    masked_ids(masks.get(entity.index())).chain(beyond)
 }
 
-/// The storages that may hold the live `entity`, in id order: those its mask
-/// names, which do, then every storage beyond the mask's reach, which the
-/// caller probes (a removal finds nothing where it holds nothing). Takes the
-/// count of storages, not the storages, so the caller may change them while
-/// it walks.
+/// The storages a removal of the live `entity` visits, in id order: those
+/// its mask names, which hold it, then every storage beyond the mask's
+/// reach, where a removal finds nothing if it holds nothing. Takes the count
+/// of storages, not the storages, so the caller removes while it walks.
 fn maybe_held(
     masks: &ComponentMasks,
     storage_count: usize,
