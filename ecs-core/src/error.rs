@@ -257,21 +257,24 @@ pub enum Error {
         /// What is wrong with the snapshot, in words.
         reason: String,
     },
-    /// A snapshot registry already has a type registered under this name.
-    SnapshotNameTaken {
+    /// A [`PersistRegistry`](crate::persist::PersistRegistry) already has a
+    /// type registered under this name.
+    PersistNameTaken {
         /// The name asked for twice.
         name: &'static str,
         /// The full type name of the type that has it.
         registered: &'static str,
     },
-    /// A snapshot registry already has this type, under another name.
-    SnapshotTypeRegistered {
+    /// A [`PersistRegistry`](crate::persist::PersistRegistry) already has
+    /// this type (as a component, or as a resource), under the name given.
+    PersistTypeRegistered {
         /// The full type name of the type registered twice.
         type_name: &'static str,
         /// The name it is registered under.
         name: &'static str,
     },
-    /// A snapshot was asked for a type name its registry does not know.
+    /// A snapshot was asked for a type name its registry does not write
+    /// into snapshots.
     UnknownSnapshotName {
         /// The name asked for.
         name: String,
@@ -368,11 +371,12 @@ pub enum Error {
         /// The relationship that fills it.
         relationship: &'static str,
     },
-    /// One side of a relationship was registered for rollback alone: a
-    /// restore would put that side back and leave the other pointing at the
-    /// present's entities. `RollbackRegistry::register_relationship` saves
-    /// both sides together.
-    RollbackOneSide {
+    /// One side of a relationship was registered alone in a
+    /// [`PersistRegistry`](crate::persist::PersistRegistry): a restore or a
+    /// load would put that side back and leave the other pointing at
+    /// entities of another frame or world (or drop it).
+    /// `PersistRegistry::register_relationship` registers both sides together.
+    PersistOneSide {
         /// The type registered alone (`ChildOf`, `Children`, ...).
         component: &'static str,
         /// The relationship it belongs to.
@@ -417,11 +421,11 @@ impl Error {
             | Error::HookAlreadySet { .. }
             | Error::HooksInUse { .. }
             | Error::Snapshot { .. }
-            | Error::SnapshotNameTaken { .. }
-            | Error::SnapshotTypeRegistered { .. }
+            | Error::PersistNameTaken { .. }
+            | Error::PersistTypeRegistered { .. }
             | Error::UnknownSnapshotName { .. }
             | Error::Rollback { .. }
-            | Error::RollbackOneSide { .. }
+            | Error::PersistOneSide { .. }
             | Error::OrderingAcrossStages { .. }
             | Error::WritingCondition { .. }
             | Error::UnknownSystemId { .. }
@@ -713,15 +717,15 @@ impl fmt::Display for Error {
                 ShortName(component),
                 rel = ShortName(relationship)
             ),
-            Error::RollbackOneSide {
+            Error::PersistOneSide {
                 component,
                 relationship,
             } => write!(
                 f,
-                "component `{}` cannot be registered for rollback alone: it is one side of the \
-                 relationship `{rel}`, and a restore of one side would leave the other pointing \
-                 at entities of another frame; register both with \
-                 `register_relationship::<{rel}>()`",
+                "component `{}` cannot be registered alone: it is one side of the \
+                 relationship `{rel}`, and a restore or load of one side would leave the other \
+                 pointing at entities of another frame or world; register both with \
+                 `register_relationship::<{rel}>(..)`",
                 ShortName(component),
                 rel = ShortName(relationship)
             ),
@@ -729,21 +733,23 @@ impl fmt::Display for Error {
             Error::Rollback { reason } => {
                 write!(f, "the saved world state cannot be restored: {reason}")
             }
-            Error::SnapshotNameTaken { name, registered } => write!(
+            Error::PersistNameTaken { name, registered } => write!(
                 f,
-                "the snapshot name `{name}` is already registered for `{}`: \
+                "the name `{name}` is already registered for `{}`: \
                  each name stands for one type",
                 ShortName(registered)
             ),
-            Error::SnapshotTypeRegistered { type_name, name } => write!(
+            Error::PersistTypeRegistered { type_name, name } => write!(
                 f,
-                "`{}` is already registered for snapshots as `{name}`: \
-                 a type has one name, so that snapshots can find it again",
+                "`{}` is already registered as `{name}`: a type is registered once, \
+                 with every capability it needs, and keeps one name so that snapshots \
+                 find it again",
                 ShortName(type_name)
             ),
             Error::UnknownSnapshotName { name } => write!(
                 f,
-                "the snapshot registry knows no component or resource named `{name}`"
+                "the registry writes no component or resource named `{name}` into snapshots \
+                 (a type is written once registered with `.snapshot()`)"
             ),
             Error::OrderingAcrossStages {
                 system,

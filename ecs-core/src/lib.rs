@@ -76,11 +76,11 @@
 //!   [`RelationshipTarget`]), [`World::descendants`] / [`World::ancestors`];
 //!   required components (`#[component(requires(..))]`); copies with
 //!   [`World::clone_entity`] and [`World::clone_entity_recursive`] ([`CloneReport`]).
-//! - **Worlds that travel**: [`World::merge`], and with feature `serde`
-//!   snapshots (`snapshot::SnapshotRegistry`, `World::snapshot`,
-//!   `World::from_snapshot`, `World::load_snapshot`).
-//! - **Multiplayer**: [`rollback`]: the world saved in memory every frame,
-//!   restored exactly and hashed the same on every machine.
+//! - **Worlds that travel** and **multiplayer**: [`World::merge`], and
+//!   [`persist`]: one [`PersistRegistry`](persist::PersistRegistry) of the
+//!   types a game saves every frame for rollback (restored exactly, hashed
+//!   the same on every machine) and, with feature `serde`, writes into
+//!   snapshots.
 //! - **Looking inside**: [`World::inspect`] ([`EntityInspection`]; every
 //!   entity: [`World::inspect_all`]) and [`World::stats`].
 
@@ -105,13 +105,12 @@ extern crate self as ecs_core;
 //                                stores, reader cursors, the frame-end registry
 //      state, time               game states (`State`, `NextState`); the clock
 //   5. bundle, group             what spawn takes; owning groups
-//      snapshot                  (feature `serde`) the snapshot registry and format:
-//                                writes storages, reads into a staging allocator and storages
 //   6. view, access              WorldView, the one door to a world's data; access sets
 //   7. query                     fetches, filters, plans, iteration
 //   8. world                     World: entity operations, the structural transaction
 //                                with its hooks, commands, and every other `impl World`
-//   9. rollback                  a world's registered data saved, restored, hashed
+//   9. persist                   one registry of the types a game persists: rollback
+//                                (saved, restored, hashed) and snapshots (feature `serde`)
 //  10. system                    params, function / exclusive / `System` systems, access
 //  11. schedule                  stages, ordering, the executor, stats, explain
 //  12. prelude                   the one import a game needs
@@ -135,8 +134,6 @@ pub mod time;
 
 mod bundle;
 mod group;
-#[cfg(feature = "serde")]
-pub mod snapshot;
 
 mod access;
 #[doc(hidden)]
@@ -146,7 +143,7 @@ pub mod query;
 
 mod world;
 
-pub mod rollback;
+pub mod persist;
 
 pub mod system;
 

@@ -14,8 +14,8 @@
 pub use crate::change::Mut;
 pub use crate::children;
 pub use crate::observer::{OnAdd, OnInsert, OnRemove};
+pub use crate::persist::{PersistRegistry, WorldState};
 pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
-pub use crate::rollback::{RollbackRegistry, WorldState};
 pub use crate::schedule::{OnEnter, OnExit, Schedule, Stage};
 pub use crate::state::{NextState, State};
 pub use crate::system::{

@@ -76,12 +76,11 @@ impl Bench for Ideal {
     }
 }
 
-fn registry() -> RollbackRegistry {
-    let mut rollback = RollbackRegistry::new();
-    rollback
-        .register::<Position>()
-        .register::<Rotation>()
-        .register::<Velocity>();
+fn registry() -> PersistRegistry {
+    let mut rollback = PersistRegistry::new();
+    rollback.register::<Position>("bench::Position").rollback();
+    rollback.register::<Rotation>("bench::Rotation").rollback();
+    rollback.register::<Velocity>("bench::Velocity").rollback();
     rollback
 }
 
@@ -98,7 +97,7 @@ fn world_position_sum(world: &mut World) -> f64 {
 /// Saves over one state, kept between frames.
 struct Ours {
     world: World,
-    rollback: RollbackRegistry,
+    rollback: PersistRegistry,
     state: WorldState,
 }
 
@@ -130,7 +129,7 @@ impl Bench for Ours {
 /// A new state per frame, as `GameStateCell::save` takes one.
 struct OursFresh {
     world: World,
-    rollback: RollbackRegistry,
+    rollback: PersistRegistry,
 }
 
 impl Bench for OursFresh {

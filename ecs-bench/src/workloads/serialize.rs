@@ -4,7 +4,6 @@
 //! save and the load.
 
 use ecs_core::prelude::*;
-use ecs_core::snapshot::SnapshotRegistry;
 use serde::de::DeserializeOwned;
 use serde::{Deserializer, Serialize};
 
@@ -137,30 +136,33 @@ impl<F: Format> Bench for Ideal<F> {
 }
 
 /// Loads a world from a snapshot.
-struct Snapshots<'r>(&'r SnapshotRegistry);
+struct Snapshots<'r>(&'r PersistRegistry);
 
 impl Loader for Snapshots<'_> {
     type Output = World;
     fn load<'de, D: Deserializer<'de>>(&mut self, deserializer: D) -> World {
-        World::from_snapshot(self.0, deserializer).expect("the bytes just saved")
+        self.0
+            .world_from_snapshot(deserializer)
+            .expect("the bytes just saved")
     }
 }
 
 struct Ours<F> {
     world: World,
-    registry: SnapshotRegistry,
+    registry: PersistRegistry,
     loaded: World,
     _format: core::marker::PhantomData<F>,
 }
 
 impl<F: Format> Bench for Ours<F> {
     fn setup() -> Self {
-        let mut registry = SnapshotRegistry::new();
+        let mut registry = PersistRegistry::new();
         registry
             .register::<Transform>("bench::Transform")
-            .register::<Position>("bench::Position")
-            .register::<Rotation>("bench::Rotation")
-            .register::<Velocity>("bench::Velocity");
+            .snapshot();
+        registry.register::<Position>("bench::Position").snapshot();
+        registry.register::<Rotation>("bench::Rotation").snapshot();
+        registry.register::<Velocity>("bench::Velocity").snapshot();
         let mut world = World::new();
         world.spawn_batch((0..ENTITIES).map(four_components));
         Self {
@@ -172,7 +174,7 @@ impl<F: Format> Bench for Ours<F> {
     }
 
     fn run(&mut self) {
-        let bytes = F::save(&self.world.snapshot(&self.registry));
+        let bytes = F::save(&self.registry.snapshot(&self.world));
         self.loaded = F::load(&bytes, &mut Snapshots(&self.registry));
     }
 

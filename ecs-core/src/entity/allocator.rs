@@ -5,11 +5,9 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::Entity;
 
-mod rollback;
-#[cfg(feature = "serde")]
 mod state;
 
-pub(crate) use rollback::AllocatorCopy;
+pub(crate) use state::AllocatorState;
 
 /// One slot of the allocator.
 ///

@@ -9,7 +9,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::num::NonZeroU32;
 
-pub(crate) use allocator::{AliveIter, AllocatorCopy, DeadEntity, Entities, Liveness};
+pub(crate) use allocator::{AliveIter, AllocatorState, DeadEntity, Entities, Liveness};
 pub use map::{EntityMap, EntityMapIter, EntityMapper, MapEntities};
 
 /// A handle to an entity: a 32-bit index and a 32-bit version.

@@ -19,13 +19,11 @@ mod layout;
 mod merge;
 mod observe;
 mod one_shot;
+mod persist;
 mod query;
 mod relationship;
 mod required;
 mod resource;
-mod rollback;
-#[cfg(feature = "serde")]
-mod snapshot;
 mod state;
 mod stats;
 mod structural;

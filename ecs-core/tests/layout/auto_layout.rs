@@ -165,9 +165,10 @@ fn record(q: Query<(Entity, &A, &mut B)>, mut visits: ResMut<Visits>) {
 
 #[test]
 fn a_rolled_back_world_sorts_at_the_frames_it_sorted_before() {
-    let mut rollback = RollbackRegistry::new();
-    rollback.register::<A>().register::<B>();
-    rollback.register_resource::<Frame>();
+    let mut rollback = PersistRegistry::new();
+    rollback.register::<A>("A").rollback();
+    rollback.register::<B>("B").rollback();
+    rollback.register_resource::<Frame>("Frame").rollback();
     let mut world = World::new();
     world.insert_resource(Frame::default());
     world.insert_resource(Visits::default());

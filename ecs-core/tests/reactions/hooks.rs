@@ -378,27 +378,27 @@ fn a_merge_runs_the_hooks_of_types_new_to_the_world() -> Result<(), Error> {
 #[cfg(feature = "serde")]
 #[test]
 fn hooks_run_when_snapshots_load() -> Result<(), Error> {
-    use ecs_core::snapshot::SnapshotRegistry;
-
-    let mut registry = SnapshotRegistry::new();
-    registry.register::<Health>("test::Health");
+    let mut registry = PersistRegistry::new();
+    registry.register::<Health>("test::Health").snapshot();
     let mut saved = World::new();
     saved.insert_resource(Counts::default());
     saved.spawn_batch((0..3).map(Health));
-    let json = serde_json::to_string(&saved.snapshot(&registry)).unwrap();
+    let json = serde_json::to_string(&registry.snapshot(&saved)).unwrap();
 
     let mut running = counting_world();
     running.spawn(Health(9));
-    running.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&json))?;
+    registry.load_snapshot(&mut running, &mut serde_json::Deserializer::from_str(&json))?;
     assert_eq!(
         counts(&running),
         [4, 4, 0, 0, 0],
         "once per loaded value, here"
     );
 
-    registry.register_resource::<Counts>("test::Counts");
-    let json = serde_json::to_string(&saved.snapshot(&registry)).unwrap();
-    let restored = World::from_snapshot(&registry, &mut serde_json::Deserializer::from_str(&json))?;
+    registry
+        .register_resource::<Counts>("test::Counts")
+        .snapshot();
+    let json = serde_json::to_string(&registry.snapshot(&saved)).unwrap();
+    let restored = registry.world_from_snapshot(&mut serde_json::Deserializer::from_str(&json))?;
     // The saved world counted its three spawns; the restored one counts
     // its three arrivals on top.
     assert_eq!(counts(&restored), [6, 6, 0, 0, 0]);

@@ -430,11 +430,12 @@ fn run(steps: &[Step]) {
 /// every entity arrives again under a new id, its parent's new id.
 #[cfg(feature = "serde")]
 fn load(world: &mut World, model: &mut Model, edit: Option<(u8, u8)>) {
-    let mut registry = ecs_core::snapshot::SnapshotRegistry::new();
+    let mut registry = PersistRegistry::new();
+    registry.register::<Tag>("Tag").snapshot();
     registry
-        .register::<Tag>("Tag")
-        .register::<ChildOf>("ChildOf");
-    let mut json = serde_json::to_value(world.snapshot(&registry)).unwrap();
+        .register_relationship::<ChildOf>("ChildOf", "Children")
+        .snapshot();
+    let mut json = serde_json::to_value(registry.snapshot(world)).unwrap();
     // The edit: a live entity that has a parent points at itself or one of
     // its descendants instead, which closes a loop.
     let looped = edit.and_then(|(from, to)| {
@@ -453,7 +454,7 @@ fn load(world: &mut World, model: &mut Model, edit: Option<(u8, u8)>) {
         Some(())
     });
     let text = json.to_string();
-    let got = world.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text));
+    let got = registry.load_snapshot(world, &mut serde_json::Deserializer::from_str(&text));
     match (looped, got) {
         (Some(()), Err(Error::RelationshipCycle { .. })) => {}
         (None, Ok(map)) => {

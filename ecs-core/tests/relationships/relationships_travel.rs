@@ -86,9 +86,11 @@ fn a_merge_remaps_both_sides_and_lists_each_child_once() -> Result<(), Error> {
 
 #[test]
 fn a_rollback_restore_puts_both_sides_back_and_later_changes_keep_them() -> Result<(), Error> {
-    let mut rollback = RollbackRegistry::new();
-    rollback.register_relationship::<ChildOf>();
-    rollback.register_hashed::<Name>();
+    let mut rollback = PersistRegistry::new();
+    rollback
+        .register_relationship::<ChildOf>("ChildOf", "Children")
+        .rollback();
+    rollback.register::<Name>("Name").rollback_hashed();
     let mut world = World::new();
     let sun = solar_system(&mut world);
     let saved = rollback.save(&world);
@@ -121,8 +123,8 @@ fn a_rollback_restore_puts_both_sides_back_and_later_changes_keep_them() -> Resu
 }
 
 /// The message of the panic `register` raises.
-fn refusal(register: impl FnOnce(&mut RollbackRegistry)) -> String {
-    let mut rollback = RollbackRegistry::new();
+fn refusal(register: impl FnOnce(&mut PersistRegistry)) -> String {
+    let mut rollback = PersistRegistry::new();
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| register(&mut rollback)));
     let payload = caught.expect_err("one side alone is refused");
     payload
@@ -135,26 +137,29 @@ fn refusal(register: impl FnOnce(&mut RollbackRegistry)) -> String {
 fn rollback_refuses_one_side_of_a_relationship_naming_register_relationship() {
     let refused = [
         refusal(|r| {
-            r.register::<ChildOf>();
+            r.register::<ChildOf>("ChildOf").rollback();
         }),
         refusal(|r| {
-            r.register_hashed::<Children>();
+            r.register::<Children>("Children").rollback_hashed();
         }),
         refusal(|r| {
-            r.register_with_checksum::<ChildOf>(|_, _| {});
+            r.register::<ChildOf>("ChildOf")
+                .rollback_with_checksum(|_, _| {});
         }),
     ];
     for message in &refused {
         assert!(
-            message.contains("register_relationship::<ChildOf>()"),
+            message.contains("register_relationship::<ChildOf>(..)"),
             "{message}"
         );
     }
     assert!(refused[1].contains("`Children`"), "{}", refused[1]);
     // Both sides through the one door: a restore puts the hierarchy back
     // even after the parent's id was reused by a later spawn.
-    let mut rollback = RollbackRegistry::new();
-    rollback.register_relationship::<ChildOf>();
+    let mut rollback = PersistRegistry::new();
+    rollback
+        .register_relationship::<ChildOf>("ChildOf", "Children")
+        .rollback();
     let mut world = World::new();
     let parent = world.spawn(());
     let saved = rollback.save(&world);
@@ -205,22 +210,17 @@ fn an_observer_and_a_hook_despawning_parents_take_their_subtrees() -> Result<(),
 
 #[cfg(feature = "serde")]
 mod snapshots {
-    use ecs_core::snapshot::SnapshotRegistry;
-
     use super::*;
 
     #[derive(Component, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
     struct Label(String);
 
-    fn registry(with_children: bool, with_child_of: bool) -> SnapshotRegistry {
-        let mut registry = SnapshotRegistry::new();
-        registry.register::<Label>("game::Label");
-        if with_child_of {
-            registry.register::<ChildOf>("ecs::ChildOf");
-        }
-        if with_children {
-            registry.register::<Children>("ecs::Children");
-        }
+    fn registry() -> PersistRegistry {
+        let mut registry = PersistRegistry::new();
+        registry.register::<Label>("game::Label").snapshot();
+        registry
+            .register_relationship::<ChildOf>("ecs::ChildOf", "ecs::Children")
+            .snapshot();
         registry
     }
 
@@ -241,33 +241,57 @@ mod snapshots {
             .collect()
     }
 
-    fn round_trip(registry: &SnapshotRegistry, world: &World) -> Result<World, Error> {
-        let text = serde_json::to_string(&world.snapshot(registry)).unwrap();
-        World::from_snapshot(registry, &mut serde_json::Deserializer::from_str(&text))
+    /// `world`'s snapshot, less the column named `dropped` (if any), loaded
+    /// into a fresh world.
+    fn round_trip(world: &World, dropped: Option<&str>) -> Result<World, Error> {
+        let registry = registry();
+        let mut json = serde_json::to_value(registry.snapshot(world)).unwrap();
+        let columns = json["components"].as_array_mut().unwrap();
+        columns.retain(|column| Some(column["name"].as_str().unwrap()) != dropped);
+        let text = json.to_string();
+        registry.world_from_snapshot(&mut serde_json::Deserializer::from_str(&text))
     }
 
     #[test]
     fn a_snapshot_of_both_sides_loads_whole() -> Result<(), Error> {
         let mut world = World::new();
         let root = tree(&mut world);
-        let copy = round_trip(&registry(true, true), &world)?;
+        let copy = round_trip(&world, None)?;
         assert_eq!(labels(&copy, root), ["a", "a1", "b"]);
         assert_hierarchy_whole(&copy);
         Ok(())
     }
 
     #[test]
-    fn one_side_alone_loads_into_a_whole_pair() -> Result<(), Error> {
+    fn the_registry_refuses_one_side_alone() {
+        let mut registry = PersistRegistry::new();
+        for refused in [
+            registry.try_register::<ChildOf>("ecs::ChildOf").err(),
+            registry.try_register::<Children>("ecs::Children").err(),
+        ] {
+            let message = refused.expect("one side alone is refused").to_string();
+            assert!(
+                message.contains("register_relationship::<ChildOf>"),
+                "{message}"
+            );
+        }
+        assert_eq!(registry.names().count(), 0);
+    }
+
+    /// A snapshot made elsewhere may hold one side only: it still loads
+    /// into a world whose two sides agree.
+    #[test]
+    fn a_snapshot_holding_one_side_loads_into_a_whole_pair() -> Result<(), Error> {
         let mut world = World::new();
         let root = tree(&mut world);
         // The relationships alone: the lists are rebuilt as they arrive.
-        let copy = round_trip(&registry(false, true), &world)?;
+        let copy = round_trip(&world, Some("ecs::Children"))?;
         let mut got = labels(&copy, root);
         got.sort();
         assert_eq!(got, ["a", "a1", "b"]);
         assert_hierarchy_whole(&copy);
         // The lists alone: nothing points back, so they go.
-        let copy = round_trip(&registry(true, false), &world)?;
+        let copy = round_trip(&world, Some("ecs::ChildOf"))?;
         assert_eq!(labels(&copy, root), Vec::<String>::new());
         assert_hierarchy_whole(&copy);
         Ok(())
@@ -275,14 +299,14 @@ mod snapshots {
 
     #[test]
     fn a_snapshot_loaded_into_a_running_world_keeps_both_hierarchies() -> Result<(), Error> {
-        let registry = registry(true, true);
+        let registry = registry();
         let mut level = World::new();
         let root = tree(&mut level);
-        let text = serde_json::to_string(&level.snapshot(&registry)).unwrap();
+        let text = serde_json::to_string(&registry.snapshot(&level)).unwrap();
         let mut world = World::new();
         let mine = tree(&mut world);
         let moved =
-            world.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text))?;
+            registry.load_snapshot(&mut world, &mut serde_json::Deserializer::from_str(&text))?;
         let root = moved.get(root).unwrap();
         assert_eq!(labels(&world, root), ["a", "a1", "b"]);
         assert_eq!(labels(&world, mine), ["a", "a1", "b"]);
@@ -293,12 +317,12 @@ mod snapshots {
     /// A snapshot of `a ChildOf root`, `b ChildOf a`, its JSON edited so
     /// that `a` points at `b` instead: a loop of two.
     fn looped_snapshot() -> (String, Entity, Entity) {
-        let registry = registry(false, true);
+        let registry = registry();
         let mut world = World::new();
         let root = world.spawn(Label("root".into()));
         let a = world.spawn((Label("a".into()), ChildOf(root)));
         let b = world.spawn((Label("b".into()), ChildOf(a)));
-        let mut json = serde_json::to_value(world.snapshot(&registry)).unwrap();
+        let mut json = serde_json::to_value(registry.snapshot(&world)).unwrap();
         let child_of = json["components"]
             .as_array_mut()
             .unwrap()
@@ -335,15 +359,15 @@ mod snapshots {
     #[test]
     fn a_snapshot_whose_hierarchy_loops_is_refused_whole() {
         let (text, a, b) = looped_snapshot();
-        let registry = registry(false, true);
-        let loaded =
-            World::from_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text));
+        let registry = registry();
+        let loaded = registry.world_from_snapshot(&mut serde_json::Deserializer::from_str(&text));
         refused_as_a_loop(loaded, a, b);
 
         let mut world = World::new();
         let mine = tree(&mut world);
         let before = world.len();
-        let loaded = world.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text));
+        let loaded =
+            registry.load_snapshot(&mut world, &mut serde_json::Deserializer::from_str(&text));
         refused_as_a_loop(loaded, a, b);
         assert_eq!(world.len(), before, "nothing of the snapshot arrived");
         assert_eq!(labels(&world, mine), ["a", "a1", "b"]);
@@ -353,8 +377,9 @@ mod snapshots {
     #[test]
     fn the_error_says_which_entities_loop_and_through_what() {
         let (text, _, _) = looped_snapshot();
-        let registry = registry(false, true);
-        let error = World::from_snapshot(&registry, &mut serde_json::Deserializer::from_str(&text))
+        let registry = registry();
+        let error = registry
+            .world_from_snapshot(&mut serde_json::Deserializer::from_str(&text))
             .map(|_| ())
             .unwrap_err()
             .to_string();

@@ -1,4 +1,4 @@
-//! `RollbackRegistry`: save, restore and checksum, by example and against a model.
+//! `PersistRegistry`: save, restore and checksum, by example and against a model.
 //!
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test rollback -- <module>::`.

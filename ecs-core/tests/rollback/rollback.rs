@@ -1,11 +1,11 @@
-//! `RollbackRegistry`: save, restore and checksum, behaviour by behaviour.
+//! `PersistRegistry`: save, restore and checksum, behaviour by behaviour.
 //! The model-based test is `rollback_model.rs`, beside this file.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use ecs_core::persist::ChecksumHasher;
 use ecs_core::prelude::*;
-use ecs_core::rollback::ChecksumHasher;
 
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 struct Position {
@@ -89,11 +89,12 @@ fn save_run_restore_gives_back_the_saved_world() -> Result<(), Error> {
     let (mut world, _) = arena_world();
     let mut schedule = arena_schedule();
 
-    let mut rollback = RollbackRegistry::new();
+    let mut rollback = PersistRegistry::new();
+    rollback.register::<Position>("Position").rollback();
+    rollback.register::<Velocity>("Velocity").rollback();
     rollback
-        .register::<Position>()
-        .register::<Velocity>()
-        .register_resource::<FrameCount>();
+        .register_resource::<FrameCount>("FrameCount")
+        .rollback();
 
     let before = contents(&mut world);
     let saved: WorldState = rollback.save(&world);
@@ -117,11 +118,14 @@ fn save_run_restore_gives_back_the_saved_world() -> Result<(), Error> {
 fn frames_replayed_after_a_restore_give_the_same_world() -> Result<(), Error> {
     let (mut world, _) = arena_world();
     let mut schedule = arena_schedule();
-    let mut rollback = RollbackRegistry::new();
+    let mut rollback = PersistRegistry::new();
     rollback
-        .register_with_checksum::<Position>(hash_position)
-        .register::<Velocity>()
-        .register_resource_hashed::<FrameCount>();
+        .register::<Position>("Position")
+        .rollback_with_checksum(hash_position);
+    rollback.register::<Velocity>("Velocity").rollback();
+    rollback
+        .register_resource::<FrameCount>("FrameCount")
+        .rollback_hashed();
     for _ in 0..3 {
         schedule.run(&mut world)?;
     }
@@ -143,8 +147,8 @@ fn frames_replayed_after_a_restore_give_the_same_world() -> Result<(), Error> {
 
 #[test]
 fn unregistered_components_stay_on_survivors_and_leave_with_the_rest() -> Result<(), Error> {
-    let mut rollback = RollbackRegistry::new();
-    rollback.register::<Position>();
+    let mut rollback = PersistRegistry::new();
+    rollback.register::<Position>("Position").rollback();
     let mut world = World::new();
     let survivor = world.spawn((Position { x: 1.0, y: 1.0 }, Sprite("hero")));
     let despawned = world.spawn((Position { x: 2.0, y: 2.0 }, Sprite("foe")));
@@ -174,8 +178,8 @@ fn unregistered_components_stay_on_survivors_and_leave_with_the_rest() -> Result
 
 #[test]
 fn observers_do_not_fire_on_restore() -> Result<(), Error> {
-    let mut rollback = RollbackRegistry::new();
-    rollback.register::<Position>();
+    let mut rollback = PersistRegistry::new();
+    rollback.register::<Position>("Position").rollback();
     let mut world = World::new();
     let a = world.spawn(Position { x: 0.0, y: 0.0 });
     let saved = rollback.save(&world);
@@ -209,8 +213,8 @@ struct Health(i32);
 
 #[test]
 fn change_ticks_are_restored() -> Result<(), Error> {
-    let mut rollback = RollbackRegistry::new();
-    rollback.register::<Health>();
+    let mut rollback = PersistRegistry::new();
+    rollback.register::<Health>("Health").rollback();
     let mut world = World::new();
     let a = world.spawn(Health(1));
     let b = world.spawn(Health(1));
@@ -241,10 +245,11 @@ fn change_ticks_are_restored() -> Result<(), Error> {
 
 #[test]
 fn resources_come_back_or_leave_as_they_were() -> Result<(), Error> {
-    let mut rollback = RollbackRegistry::new();
+    let mut rollback = PersistRegistry::new();
     rollback
-        .register_resource::<FrameCount>()
-        .register_resource::<String>();
+        .register_resource::<FrameCount>("FrameCount")
+        .rollback();
+    rollback.register_resource::<String>("String").rollback();
     let mut world = World::new();
     world.insert_resource(FrameCount(7));
     let saved = rollback.save(&world);
@@ -262,14 +267,15 @@ fn resources_come_back_or_leave_as_they_were() -> Result<(), Error> {
 
 #[test]
 fn a_state_of_other_types_is_refused_and_the_world_is_unchanged() -> Result<(), Error> {
-    let mut saving = RollbackRegistry::new();
-    saving.register::<Position>();
+    let mut saving = PersistRegistry::new();
+    saving.register::<Position>("Position").rollback();
     let mut world = World::new();
     let saved = saving.save(&world);
     let e = world.spawn(Position { x: 1.0, y: 1.0 });
 
-    let mut more = RollbackRegistry::new();
-    more.register::<Position>().register::<Velocity>();
+    let mut more = PersistRegistry::new();
+    more.register::<Position>("Position").rollback();
+    more.register::<Velocity>("Velocity").rollback();
     let err = more.restore(&mut world, &saved).unwrap_err();
     assert!(matches!(err, Error::Rollback { .. }));
     let message = err.to_string();
@@ -279,8 +285,8 @@ fn a_state_of_other_types_is_refused_and_the_world_is_unchanged() -> Result<(), 
         "{message}"
     );
 
-    let mut other = RollbackRegistry::new();
-    other.register::<Velocity>();
+    let mut other = PersistRegistry::new();
+    other.register::<Velocity>("Velocity").rollback();
     let message = other.restore(&mut world, &saved).unwrap_err().to_string();
     assert!(
         message.contains("Position") && message.contains("Velocity"),
@@ -293,8 +299,8 @@ fn a_state_of_other_types_is_refused_and_the_world_is_unchanged() -> Result<(), 
 
 #[test]
 fn groups_are_packed_again_after_a_restore() -> Result<(), Error> {
-    let mut rollback = RollbackRegistry::new();
-    rollback.register::<Position>();
+    let mut rollback = PersistRegistry::new();
+    rollback.register::<Position>("Position").rollback();
     let mut world = World::new();
     world.group::<(Position, Velocity)>()?;
     let ids = world.spawn_batch((0..6).map(|i| {
@@ -328,8 +334,10 @@ fn groups_are_packed_again_after_a_restore() -> Result<(), Error> {
 
 #[test]
 fn checksums_agree_for_equal_worlds_and_differ_otherwise() {
-    let mut rollback = RollbackRegistry::new();
-    rollback.register_with_checksum::<Position>(hash_position);
+    let mut rollback = PersistRegistry::new();
+    rollback
+        .register::<Position>("Position")
+        .rollback_with_checksum(hash_position);
     let build = |order_swapped: bool| {
         let mut world = World::new();
         let a = world.spawn(());
@@ -369,8 +377,8 @@ fn checksums_agree_for_equal_worlds_and_differ_otherwise() {
 /// commands afterwards fails in words rather than bringing it back.
 #[test]
 fn an_id_reserved_by_a_pending_command_is_not_alive_after_a_restore() -> Result<(), Error> {
-    let mut rollback = RollbackRegistry::new();
-    rollback.register::<Position>();
+    let mut rollback = PersistRegistry::new();
+    rollback.register::<Position>("Position").rollback();
     let mut world = World::new();
     let kept = world.spawn(Position { x: 1.0, y: 1.0 });
     let saved = rollback.save(&world);

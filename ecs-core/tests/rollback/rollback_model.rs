@@ -1,4 +1,4 @@
-//! Model-based property test of `RollbackRegistry`.
+//! Model-based property test of `PersistRegistry`.
 //!
 //! Random operations run on a world and on a plain reference model (slots
 //! with versions, a LIFO free list, one record per live entity). At random
@@ -144,12 +144,12 @@ fn op() -> impl Strategy<Value = Op> {
 struct Run {
     world: World,
     model: Model,
-    rollback: RollbackRegistry,
+    rollback: PersistRegistry,
     saved: Vec<Option<(WorldState, Model)>>,
     tracked_base: usize,
 }
 
-fn hashed<T: Hash>(value: &T, hasher: &mut ecs_core::rollback::ChecksumHasher) {
+fn hashed<T: Hash>(value: &T, hasher: &mut ecs_core::persist::ChecksumHasher) {
     value.hash(hasher);
 }
 
@@ -159,12 +159,17 @@ impl Run {
         if group {
             world.group::<(Pos, Count)>().unwrap();
         }
-        let mut rollback = RollbackRegistry::new();
+        let mut rollback = PersistRegistry::new();
         rollback
-            .register_with_checksum::<Pos>(|p, h| hashed(&(p.0, p.1), h))
-            .register_with_checksum::<Count>(|c, h| hashed(&c.0, h))
-            .register_with_checksum::<Name>(|n, h| hashed(&n.0, h))
-            .register::<Tag>();
+            .register::<Pos>("Pos")
+            .rollback_with_checksum(|p, h| hashed(&(p.0, p.1), h));
+        rollback
+            .register::<Count>("Count")
+            .rollback_with_checksum(|c, h| hashed(&c.0, h));
+        rollback
+            .register::<Name>("Name")
+            .rollback_with_checksum(|n, h| hashed(&n.0, h));
+        rollback.register::<Tag>("Tag").rollback();
         Run {
             world,
             model: Model::default(),

@@ -8,7 +8,6 @@ use std::cell::Cell;
 
 use crate::snapshot_common::*;
 use ecs_core::prelude::*;
-use ecs_core::snapshot::SnapshotRegistry;
 use ecs_testkit::strategy::cases_from_env;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -96,27 +95,27 @@ enum Format {
     Postcard,
 }
 
-fn load_fresh(registry: &SnapshotRegistry, format: Format, bytes: &[u8]) -> Result<World, Error> {
+fn load_fresh(registry: &PersistRegistry, format: Format, bytes: &[u8]) -> Result<World, Error> {
     measured(bytes.len(), || match format {
         Format::Json => {
-            World::from_snapshot(registry, &mut serde_json::Deserializer::from_slice(bytes))
+            registry.world_from_snapshot(&mut serde_json::Deserializer::from_slice(bytes))
         }
         Format::Postcard => from_postcard(registry, bytes),
     })
 }
 
 fn load_running(
-    registry: &SnapshotRegistry,
+    registry: &PersistRegistry,
     format: Format,
     bytes: &[u8],
     world: &mut World,
 ) -> Result<EntityMap, Error> {
     measured(bytes.len(), || match format {
         Format::Json => {
-            world.load_snapshot(registry, &mut serde_json::Deserializer::from_slice(bytes))
+            registry.load_snapshot(world, &mut serde_json::Deserializer::from_slice(bytes))
         }
         Format::Postcard => {
-            world.load_snapshot(registry, &mut postcard::Deserializer::from_bytes(bytes))
+            registry.load_snapshot(world, &mut postcard::Deserializer::from_bytes(bytes))
         }
     })
 }
@@ -489,7 +488,6 @@ fn crafted_packed_columns_are_refused() {
 /// Tag types for a registry of many columns.
 mod tags {
     use ecs_core::prelude::*;
-    use ecs_core::snapshot::SnapshotRegistry;
     use serde::{Deserialize, Serialize};
 
     macro_rules! tags {
@@ -497,9 +495,9 @@ mod tags {
             $(#[derive(Component, Serialize, Deserialize)] pub struct $name;)*
 
             /// Every tag type, registered as `tag::<name>`, and their names.
-            pub fn registry() -> (SnapshotRegistry, Vec<&'static str>) {
-                let mut registry = SnapshotRegistry::new();
-                $(registry.register::<$name>(concat!("tag::", stringify!($name)));)*
+            pub fn registry() -> (PersistRegistry, Vec<&'static str>) {
+                let mut registry = PersistRegistry::new();
+                $(registry.register::<$name>(concat!("tag::", stringify!($name))).snapshot();)*
                 (registry, vec![$(concat!("tag::", stringify!($name))),*])
             }
         };
@@ -564,7 +562,10 @@ fn entities_spread_over_sparse_pages_cost_memory_in_proportion_to_the_input() {
     let mut running = World::new();
     running.spawn_batch((0..100).map(|_| (tags::T0,)));
     let (map, peak) = measured_with_peak(bytes.len(), || {
-        running.load_snapshot(&registry, &mut postcard::Deserializer::from_bytes(&bytes))
+        registry.load_snapshot(
+            &mut running,
+            &mut postcard::Deserializer::from_bytes(&bytes),
+        )
     });
     assert_eq!(
         map.expect("a consistent snapshot loads").len(),

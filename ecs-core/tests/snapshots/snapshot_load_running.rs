@@ -20,7 +20,8 @@ fn ids_are_remapped_and_entity_fields_rewritten() -> Result<(), Error> {
         x: i as f32,
         y: 0.0,
     }));
-    let moved = world.load_snapshot(&registry, &mut postcard::Deserializer::from_bytes(&bytes))?;
+    let moved =
+        registry.load_snapshot(&mut world, &mut postcard::Deserializer::from_bytes(&bytes))?;
 
     assert_eq!(moved.len(), saved.alive.len());
     assert_eq!(world.len(), 21 + saved.alive.len());
@@ -61,7 +62,8 @@ fn observers_see_on_add_for_every_loaded_component() -> Result<(), Error> {
     world.observe(|trigger: OnAdd<Position>, mut added: ResMut<Added>| {
         added.0.push(trigger.entity());
     });
-    let moved = world.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&json))?;
+    let moved =
+        registry.load_snapshot(&mut world, &mut serde_json::Deserializer::from_str(&json))?;
     let mut seen = world.resource::<Added>()?.0.clone();
     seen.sort();
     let mut expected: Vec<Entity> = world
@@ -82,10 +84,10 @@ fn the_running_world_keeps_its_own_resources() -> Result<(), Error> {
     let json = to_json(&level, &registry);
     let mut world = World::new();
     world.insert_resource(Score(1));
-    world.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&json))?;
+    registry.load_snapshot(&mut world, &mut serde_json::Deserializer::from_str(&json))?;
     assert_eq!(world.resource::<Score>()?, &Score(1));
     let mut empty = World::new();
-    empty.load_snapshot(&registry, &mut serde_json::Deserializer::from_str(&json))?;
+    registry.load_snapshot(&mut empty, &mut serde_json::Deserializer::from_str(&json))?;
     assert_eq!(empty.resource::<Score>()?, &Score(1234));
     Ok(())
 }
@@ -111,7 +113,7 @@ struct Holds(#[entity] Fragile);
 #[test]
 fn a_load_whose_map_entities_panics_changes_nothing() {
     let mut registry = registry();
-    registry.register::<Holds>("game::Holds");
+    registry.register::<Holds>("game::Holds").snapshot();
     let mut level = World::new();
     let a = level.spawn(Position { x: 1.0, y: 2.0 });
     level.spawn(Holds(Fragile(a)));
@@ -121,7 +123,7 @@ fn a_load_whose_map_entities_panics_changes_nothing() {
     world.spawn_batch((0..3).map(|i| Name(format!("n{i}"))));
     let before = fingerprint(&mut world);
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        world.load_snapshot(&registry, &mut postcard::Deserializer::from_bytes(&bytes))
+        registry.load_snapshot(&mut world, &mut postcard::Deserializer::from_bytes(&bytes))
     }));
     assert!(caught.is_err(), "the mapping panics");
     assert_eq!(fingerprint(&mut world), before);

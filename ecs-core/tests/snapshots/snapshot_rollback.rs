@@ -4,7 +4,6 @@
 
 use crate::snapshot_common::*;
 use ecs_core::prelude::*;
-use ecs_core::snapshot::SnapshotRegistry;
 
 /// splitmix64: a seeded generator the test owns, so a replay draws the same numbers.
 #[derive(Clone)]
@@ -116,8 +115,8 @@ fn play(world: &mut World, rng: &mut Rng, frames: usize) -> Vec<Frame> {
 }
 
 fn rollback_replays_exactly(
-    save: impl Fn(&World, &SnapshotRegistry) -> Vec<u8>,
-    load: impl Fn(&SnapshotRegistry, &[u8]) -> Result<World, Error>,
+    save: impl Fn(&World, &PersistRegistry) -> Vec<u8>,
+    load: impl Fn(&PersistRegistry, &[u8]) -> Result<World, Error>,
 ) {
     let registry = registry();
     let mut world = sample_world();

@@ -5,7 +5,6 @@
 use crate::snapshot_common::*;
 use ecs_core::change::Tick;
 use ecs_core::prelude::*;
-use ecs_core::snapshot::SnapshotRegistry;
 use serde::{Deserialize, Serialize};
 
 #[test]
@@ -38,8 +37,8 @@ fn a_value_that_writes_no_bytes_round_trips() -> Result<(), Error> {
         #[serde(skip)]
         hits: u32,
     }
-    let mut registry = SnapshotRegistry::new();
-    registry.register::<Cache>("game::Cache");
+    let mut registry = PersistRegistry::new();
+    registry.register::<Cache>("game::Cache").snapshot();
     let mut world = World::new();
     let ids: Vec<Entity> = (0..3).map(|hits| world.spawn(Cache { hits })).collect();
     for format in ["postcard", "json"] {
@@ -106,8 +105,8 @@ fn tracked_components_arrive_added_and_changed() -> Result<(), Error> {
 fn a_chosen_types_snapshot_holds_only_those_types() -> Result<(), Error> {
     let registry = registry();
     let mut world = sample_world();
-    let snapshot = world
-        .snapshot(&registry)
+    let snapshot = registry
+        .snapshot(&world)
         .only(&["game::Position", "game::Frozen"])?;
     let json = serde_json::to_string(&snapshot).unwrap();
     for absent in [
@@ -127,11 +126,11 @@ fn a_chosen_types_snapshot_holds_only_those_types() -> Result<(), Error> {
     assert!(restored.names.is_empty() && restored.health.is_empty() && restored.score.is_none());
     assert_eq!(next_ids(&mut copy, 4), next_ids(&mut world, 4));
 
-    let only_score = world.snapshot(&registry).only(&["game::Score"])?;
+    let only_score = registry.snapshot(&world).only(&["game::Score"])?;
     let copy = from_postcard(&registry, &postcard::to_allocvec(&only_score).unwrap())?;
     assert_eq!(copy.resource::<Score>()?, &Score(1234));
     assert_eq!(
-        world.snapshot(&registry).only(&["game::Nope"]).err(),
+        registry.snapshot(&world).only(&["game::Nope"]).err(),
         Some(Error::UnknownSnapshotName {
             name: "game::Nope".into()
         })
@@ -166,8 +165,8 @@ fn a_snapshot_survives_a_type_rename() -> Result<(), Error> {
     let mut world = World::new();
     let e = world.spawn(Position { x: 3.0, y: 4.0 });
     let bytes = to_postcard(&world, &registry());
-    let mut renamed = SnapshotRegistry::new();
-    renamed.register::<Place>("game::Position");
+    let mut renamed = PersistRegistry::new();
+    renamed.register::<Place>("game::Position").snapshot();
     let copy = from_postcard(&renamed, &bytes)?;
     assert_eq!(copy.get::<Place>(e)?, &Place { x: 3.0, y: 4.0 });
     Ok(())
@@ -175,15 +174,15 @@ fn a_snapshot_survives_a_type_rename() -> Result<(), Error> {
 
 #[test]
 fn the_registry_refuses_a_name_twice_and_a_type_twice() {
-    let mut registry = SnapshotRegistry::new();
-    registry.register::<Position>("game::Position");
+    let mut registry = PersistRegistry::new();
+    registry.register::<Position>("game::Position").snapshot();
     let taken = registry
         .try_register::<Name>("game::Position")
         .err()
         .unwrap();
     assert_eq!(
         taken.to_string(),
-        "the snapshot name `game::Position` is already registered for `Position`: \
+        "the name `game::Position` is already registered for `Position`: \
          each name stands for one type"
     );
     let twice = registry
@@ -192,8 +191,8 @@ fn the_registry_refuses_a_name_twice_and_a_type_twice() {
         .unwrap();
     assert_eq!(
         twice.to_string(),
-        "`Position` is already registered for snapshots as `game::Position`: \
-         a type has one name, so that snapshots can find it again"
+        "`Position` is already registered as `game::Position`: a type is registered once, \
+         with every capability it needs, and keeps one name so that snapshots find it again"
     );
     // A resource shares the names of components, but is a kind of its own.
     assert!(
@@ -201,7 +200,9 @@ fn the_registry_refuses_a_name_twice_and_a_type_twice() {
             .try_register_resource::<Score>("game::Position")
             .is_err()
     );
-    registry.register_resource::<Position>("game::LastPosition");
+    registry
+        .register_resource::<Position>("game::LastPosition")
+        .snapshot();
     assert!(
         registry
             .names()
@@ -210,17 +211,21 @@ fn the_registry_refuses_a_name_twice_and_a_type_twice() {
 }
 
 #[test]
-#[should_panic(expected = "the snapshot name `game::Position` is already registered")]
+#[should_panic(expected = "the name `game::Position` is already registered")]
 fn register_panics_on_a_taken_name() {
-    SnapshotRegistry::new()
-        .register::<Position>("game::Position")
-        .register::<Name>("game::Position");
+    let mut registry = PersistRegistry::new();
+    registry.register::<Position>("game::Position").snapshot();
+    registry.register::<Name>("game::Position").snapshot();
 }
 
 #[test]
-#[should_panic(expected = "is already registered for snapshots as `game::Score`")]
+#[should_panic(expected = "is already registered as `game::Score`")]
 fn register_resource_panics_on_a_type_registered_twice() {
-    SnapshotRegistry::new()
+    let mut registry = PersistRegistry::new();
+    registry
         .register_resource::<Score>("game::Score")
-        .register_resource::<Score>("game::Points");
+        .snapshot();
+    registry
+        .register_resource::<Score>("game::Points")
+        .snapshot();
 }

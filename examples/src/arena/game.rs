@@ -1,10 +1,10 @@
 //! The arena itself: players steer and shoot, sparks fly and fade, bullets
-//! hit. One `Schedule` runs a frame; a `RollbackRegistry` saves, restores and
+//! hit. One `Schedule` runs a frame; a `PersistRegistry` saves, restores and
 //! hashes everything the frame reads, so any frame can be loaded and
 //! re-simulated to the same world.
 
+use ecs_core::persist::ChecksumHasher;
 use ecs_core::prelude::*;
-use ecs_core::rollback::ChecksumHasher;
 
 use super::input::{DOWN, FIRE, LEFT, RIGHT, UP};
 
@@ -215,17 +215,32 @@ pub fn corner(handle: u8) -> Position {
 
 /// The registry that saves, restores and hashes everything a frame reads,
 /// floats by their bits.
-pub fn rollback_registry() -> RollbackRegistry {
-    let mut rollback = RollbackRegistry::new();
+pub fn rollback_registry() -> PersistRegistry {
+    let mut rollback = PersistRegistry::new();
     rollback
-        .register_with_checksum::<Position>(hash_position)
-        .register_with_checksum::<Velocity>(hash_velocity)
-        .register_hashed::<Player>()
-        .register_hashed::<Health>()
-        .register_hashed::<Lifetime>()
-        .register_hashed::<Bullet>()
-        .register_resource_hashed::<FrameCount>()
-        .register_resource_hashed::<ArenaRng>();
+        .register::<Position>("arena::Position")
+        .rollback_with_checksum(hash_position);
+    rollback
+        .register::<Velocity>("arena::Velocity")
+        .rollback_with_checksum(hash_velocity);
+    rollback
+        .register::<Player>("arena::Player")
+        .rollback_hashed();
+    rollback
+        .register::<Health>("arena::Health")
+        .rollback_hashed();
+    rollback
+        .register::<Lifetime>("arena::Lifetime")
+        .rollback_hashed();
+    rollback
+        .register::<Bullet>("arena::Bullet")
+        .rollback_hashed();
+    rollback
+        .register_resource::<FrameCount>("arena::FrameCount")
+        .rollback_hashed();
+    rollback
+        .register_resource::<ArenaRng>("arena::ArenaRng")
+        .rollback_hashed();
     rollback
 }
 
@@ -246,7 +261,7 @@ pub struct Arena {
     /// The world the frames run on.
     pub world: World,
     schedule: Schedule,
-    rollback: RollbackRegistry,
+    rollback: PersistRegistry,
 }
 
 impl Arena {

@@ -5,7 +5,7 @@
 //! from a seeded [`input::scripted`] script; a [`LossySocket`] on 127.0.0.1
 //! drops and delays a share of the packets so predictions fail and rollbacks
 //! really happen. [`Peer`] carries out ggrs's requests: a `WorldState` saved
-//! per frame by a `RollbackRegistry`, loaded back on a rollback, with its
+//! per frame by a `PersistRegistry`, loaded back on a rollback, with its
 //! checksum for desync detection. [`run_synctest`] runs ggrs's sync test;
 //! [`run_peer`] one networked peer; [`run_local`] several on threads.
 

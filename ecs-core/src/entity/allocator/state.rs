@@ -1,7 +1,11 @@
-//! The allocator's state as plain data, for snapshots: read out as it is, and
-//! rebuilt from untrusted input only after every invariant is checked.
+//! The allocator's state as plain data, the one form persistence exports:
+//! copied out and back for rollback (trusted, whole slices), and read from a
+//! snapshot (untrusted: imported only after every invariant is checked).
 
+#[cfg(feature = "serde")]
 use core::fmt;
+use core::hash::Hasher;
+#[cfg(feature = "serde")]
 use core::sync::atomic::AtomicU32;
 
 use super::{Entities, EntitySlot};
@@ -9,6 +13,7 @@ use crate::entity::Entity;
 
 /// Why a saved allocator state cannot be restored: it breaks an invariant of
 /// [`Entities`], so a world built on it could hand out one id twice.
+#[cfg(feature = "serde")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AllocatorError {
     /// A live slot's version is 0, which no entity has (only a vacant slot,
@@ -33,6 +38,7 @@ pub(crate) enum AllocatorError {
     VacantNotFree { index: u32 },
 }
 
+#[cfg(feature = "serde")]
 impl fmt::Display for AllocatorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -76,6 +82,105 @@ impl fmt::Display for AllocatorError {
     }
 }
 
+/// An allocator's state as it was: every slot's version and liveness, the
+/// free list in order, and the live count. Restored, it hands out the same
+/// ids in the same order as the allocator it was copied from.
+///
+/// Ids reserved and not yet made alive (by commands not yet applied) are not
+/// part of it, as they are not alive.
+#[derive(Clone, Default)]
+pub(crate) struct AllocatorState {
+    slots: Vec<EntitySlot>,
+    free: Vec<u32>,
+    alive: usize,
+}
+
+impl AllocatorState {
+    /// A state read from outside, every slot as `(version, alive)` in index
+    /// order and the free list bottom first; nothing is checked until
+    /// [`Entities::import`].
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_parts(slots: &[(u32, bool)], free: Vec<u32>) -> Self {
+        Self {
+            slots: (slots.iter())
+                .map(|&(version, alive)| EntitySlot { version, alive })
+                .collect(),
+            free,
+            alive: slots.iter().filter(|&&(_, alive)| alive).count(),
+        }
+    }
+
+    /// Whether `entity` (index and version) was alive.
+    pub(crate) fn is_alive(&self, entity: Entity) -> bool {
+        self.slots
+            .get(entity.index() as usize)
+            .is_some_and(|slot| slot.alive && slot.version == entity.version())
+    }
+
+    /// How many entities were alive.
+    pub(crate) fn len(&self) -> usize {
+        self.alive
+    }
+
+    /// Feeds the slot table and the free list to `hasher`, exactly as
+    /// [`Entities::hash_state`] feeds an allocator in the same state.
+    pub(crate) fn hash_state(&self, hasher: &mut impl Hasher) {
+        hash_state(&self.slots, &self.free, hasher);
+    }
+}
+
+/// Every slot's version and liveness, then the free list in order, each
+/// preceded by its length.
+fn hash_state(slots: &[EntitySlot], free: &[u32], hasher: &mut impl Hasher) {
+    hasher.write_u64(slots.len() as u64);
+    for slot in slots {
+        hasher.write_u32(slot.version);
+        hasher.write_u8(u8::from(slot.alive));
+    }
+    hasher.write_u64(free.len() as u64);
+    for &index in free {
+        hasher.write_u32(index);
+    }
+}
+
+impl Entities {
+    /// Copies this allocator's state into `copy`, reusing its buffers.
+    pub(crate) fn copy_into(&self, copy: &mut AllocatorState) {
+        copy.slots.clone_from(&self.slots);
+        copy.free.clone_from(&self.free);
+        copy.alive = self.alive;
+    }
+
+    /// Whether this allocator is in exactly the state `copy` holds, reserved
+    /// ids aside.
+    pub(crate) fn same_as(&self, copy: &AllocatorState) -> bool {
+        self.alive == copy.alive
+            && self.free == copy.free
+            && self.slots.len() == copy.slots.len()
+            && self
+                .slots
+                .iter()
+                .zip(&copy.slots)
+                .all(|(now, then)| now.version == then.version && now.alive == then.alive)
+    }
+
+    /// Feeds the slot table and the free list to `hasher` (reserved ids
+    /// aside), exactly as [`AllocatorState::hash_state`] feeds a copy of it.
+    pub(crate) fn hash_state(&self, hasher: &mut impl Hasher) {
+        hash_state(&self.slots, &self.free, hasher);
+    }
+
+    /// Puts this allocator back in the state `copy` holds. Reserved ids must
+    /// have been made alive first (`settle`): the copy has none.
+    pub(crate) fn restore_from(&mut self, copy: &AllocatorState) {
+        debug_assert_eq!(self.reserved_count(), 0, "settled first");
+        self.slots.clone_from(&copy.slots);
+        self.free.clone_from(&copy.free);
+        self.alive = copy.alive;
+    }
+}
+
+#[cfg(feature = "serde")]
 impl Entities {
     /// Every slot as `(version, alive)`, in index order. Reserved ids not yet
     /// made alive are left out: they are handed out next by a world restored
@@ -89,24 +194,24 @@ impl Entities {
         &self.free
     }
 
-    /// An allocator with exactly these slots and free list, once every
-    /// invariant of [`Entities`] holds for them. It hands out the same ids,
-    /// in the same order, as the allocator they were read from.
-    pub(crate) fn import(slots: &[(u32, bool)], free: Vec<u32>) -> Result<Self, AllocatorError> {
-        if slots.len() as u64 > 1 << 32 {
-            return Err(AllocatorError::TooManySlots { slots: slots.len() });
+    /// An allocator in exactly the state `state` holds, once every invariant
+    /// of [`Entities`] holds for it. It hands out the same ids, in the same
+    /// order, as the allocator the state was read from.
+    pub(crate) fn import(state: AllocatorState) -> Result<Self, AllocatorError> {
+        let AllocatorState {
+            slots: table,
+            free,
+            alive,
+        } = state;
+        if table.len() as u64 > 1 << 32 {
+            return Err(AllocatorError::TooManySlots { slots: table.len() });
         }
-        let mut table = Vec::with_capacity(slots.len());
-        let mut alive = 0;
-        for (index, &(version, is_alive)) in slots.iter().enumerate() {
-            let index = index as u32;
-            if version == 0 && is_alive {
-                return Err(AllocatorError::ZeroVersion { index });
-            }
-            alive += usize::from(is_alive);
-            table.push(EntitySlot {
-                version,
-                alive: is_alive,
+        if let Some(index) = table
+            .iter()
+            .position(|slot| slot.version == 0 && slot.alive)
+        {
+            return Err(AllocatorError::ZeroVersion {
+                index: index as u32,
             });
         }
         // One flag per slot: the input listed every slot, so this is no more
@@ -153,7 +258,7 @@ impl Entities {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "serde"))]
 mod tests {
     use core::num::NonZeroU32;
 
@@ -174,7 +279,7 @@ mod tests {
         original.free(ids[1]).unwrap();
         original.free(ids[2]).unwrap();
         let (slots, free) = export(&original);
-        let mut restored = Entities::import(&slots, free).unwrap();
+        let mut restored = Entities::import(AllocatorState::from_parts(&slots, free)).unwrap();
         assert_eq!(restored.len(), original.len());
         for _ in 0..5 {
             assert_eq!(restored.alloc(), original.alloc());
@@ -188,7 +293,7 @@ mod tests {
         let reserved = original.reserve_one();
         let (slots, free) = export(&original);
         assert_eq!(slots, [(1, true)]);
-        let mut restored = Entities::import(&slots, free).unwrap();
+        let mut restored = Entities::import(AllocatorState::from_parts(&slots, free)).unwrap();
         assert_eq!(restored.alloc(), reserved);
     }
 
@@ -202,11 +307,11 @@ mod tests {
         original.settle_except(&[1], |_, _| {});
         let (slots, free) = export(&original);
         assert_eq!(slots, [(1, true), (0, false), (1, true)]);
-        let mut restored = Entities::import(&slots, free).unwrap();
+        let mut restored = Entities::import(AllocatorState::from_parts(&slots, free)).unwrap();
         assert_eq!(restored.alloc(), ids[1]);
         assert_eq!(original.alloc(), ids[1]);
         assert_eq!(
-            Entities::import(&[(0, false)], vec![]).err(),
+            Entities::import(AllocatorState::from_parts(&[(0, false)], vec![])).err(),
             Some(AllocatorError::VacantNotFree { index: 0 }),
             "a vacant slot must be on the free list"
         );
@@ -254,10 +359,17 @@ mod tests {
             ),
         ];
         for (slots, free, expected) in cases {
-            assert_eq!(Entities::import(slots, free).err(), Some(expected));
+            assert_eq!(
+                Entities::import(AllocatorState::from_parts(slots, free)).err(),
+                Some(expected)
+            );
         }
         // A retired slot off the free list is fine.
-        let restored = Entities::import(&[(u32::MAX, false), (1, true)], vec![]).unwrap();
+        let restored = Entities::import(AllocatorState::from_parts(
+            &[(u32::MAX, false), (1, true)],
+            vec![],
+        ))
+        .unwrap();
         assert_eq!(restored.len(), 1);
     }
 }

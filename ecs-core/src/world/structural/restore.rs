@@ -7,7 +7,7 @@
 use core::any::TypeId;
 
 use crate::component::{Component, ComponentMasks};
-use crate::entity::{AllocatorCopy, Entity};
+use crate::entity::{AllocatorState, Entity};
 use crate::resource::Resources;
 use crate::storage::{ColumnCopy, Storages};
 use crate::util::DeferredPanic;
@@ -58,7 +58,7 @@ impl World {
     /// resumed once the world is consistent.
     pub(crate) fn restore_rollback(
         &mut self,
-        allocator: &AllocatorCopy,
+        allocator: &AllocatorState,
         is_registered: impl Fn(TypeId) -> bool,
         restore: impl FnOnce(RestoreParts<'_>),
     ) {

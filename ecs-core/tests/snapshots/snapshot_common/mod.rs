@@ -5,7 +5,6 @@
 #![allow(dead_code, reason = "each test file uses its own part of the kit")]
 
 use ecs_core::prelude::*;
-use ecs_core::snapshot::SnapshotRegistry;
 use serde::{Deserialize, Serialize};
 
 #[derive(Component, Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -40,33 +39,34 @@ pub struct Links {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Score(pub u64);
 
-pub fn registry() -> SnapshotRegistry {
-    let mut registry = SnapshotRegistry::new();
+pub fn registry() -> PersistRegistry {
+    let mut registry = PersistRegistry::new();
+    registry.register::<Position>("game::Position").snapshot();
+    registry.register::<Name>("game::Name").snapshot();
+    registry.register::<Inventory>("game::Inventory").snapshot();
+    registry.register::<Frozen>("game::Frozen").snapshot();
+    registry.register::<Health>("game::Health").snapshot();
+    registry.register::<Links>("game::Links").snapshot();
     registry
-        .register::<Position>("game::Position")
-        .register::<Name>("game::Name")
-        .register::<Inventory>("game::Inventory")
-        .register::<Frozen>("game::Frozen")
-        .register::<Health>("game::Health")
-        .register::<Links>("game::Links")
-        .register_resource::<Score>("game::Score");
+        .register_resource::<Score>("game::Score")
+        .snapshot();
     registry
 }
 
-pub fn to_json(world: &World, registry: &SnapshotRegistry) -> String {
-    serde_json::to_string(&world.snapshot(registry)).expect("a snapshot serializes")
+pub fn to_json(world: &World, registry: &PersistRegistry) -> String {
+    serde_json::to_string(&registry.snapshot(world)).expect("a snapshot serializes")
 }
 
-pub fn to_postcard(world: &World, registry: &SnapshotRegistry) -> Vec<u8> {
-    postcard::to_allocvec(&world.snapshot(registry)).expect("a snapshot serializes")
+pub fn to_postcard(world: &World, registry: &PersistRegistry) -> Vec<u8> {
+    postcard::to_allocvec(&registry.snapshot(world)).expect("a snapshot serializes")
 }
 
-pub fn from_json(registry: &SnapshotRegistry, text: &str) -> Result<World, Error> {
-    World::from_snapshot(registry, &mut serde_json::Deserializer::from_str(text))
+pub fn from_json(registry: &PersistRegistry, text: &str) -> Result<World, Error> {
+    registry.world_from_snapshot(&mut serde_json::Deserializer::from_str(text))
 }
 
-pub fn from_postcard(registry: &SnapshotRegistry, bytes: &[u8]) -> Result<World, Error> {
-    World::from_snapshot(registry, &mut postcard::Deserializer::from_bytes(bytes))
+pub fn from_postcard(registry: &PersistRegistry, bytes: &[u8]) -> Result<World, Error> {
+    registry.world_from_snapshot(&mut postcard::Deserializer::from_bytes(bytes))
 }
 
 /// Every live id and every value of every test type, sorted by entity.

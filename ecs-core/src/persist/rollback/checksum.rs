@@ -11,7 +11,7 @@ use core::hash::Hasher;
 ///
 /// ```
 /// use core::hash::{Hash, Hasher};
-/// use ecs_core::rollback::ChecksumHasher;
+/// use ecs_core::persist::ChecksumHasher;
 ///
 /// let mut a = ChecksumHasher::new();
 /// a.write_f32(1.5);

@@ -8,15 +8,15 @@ use super::checksum::ChecksumHasher;
 use super::column::RollbackColumn;
 use super::resource::RollbackResource;
 use super::saved::SavedValue;
-use crate::entity::AllocatorCopy;
+use crate::entity::AllocatorState;
 
-/// A world as a [`RollbackRegistry`](super::RollbackRegistry) saved it: the
+/// A world as a [`PersistRegistry`](crate::persist::PersistRegistry) saved it: the
 /// allocator (every id's version, which are alive, the free list in order)
 /// and, per registered type, its storage's entities, values and change ticks
 /// in dense order; per registered resource, its value or its absence.
 ///
-/// Made by [`RollbackRegistry::save`](super::RollbackRegistry::save), put
-/// back by [`RollbackRegistry::restore`](super::RollbackRegistry::restore).
+/// Made by [`PersistRegistry::save`](crate::persist::PersistRegistry::save), put
+/// back by [`PersistRegistry::restore`](crate::persist::PersistRegistry::restore).
 /// Cloning it clones every saved value; [`checksum`](Self::checksum) needs
 /// no world and no registry.
 ///
@@ -26,16 +26,16 @@ use crate::entity::AllocatorCopy;
 /// #[derive(Component, Clone, Copy, Hash)]
 /// struct Hp(u32);
 ///
-/// let mut rollback = RollbackRegistry::new();
-/// rollback.register_hashed::<Hp>();
+/// let mut registry = PersistRegistry::new();
+/// registry.register::<Hp>("game::Hp").rollback_hashed();
 /// let mut world = World::new();
 /// world.spawn(Hp(3));
-/// let saved: WorldState = rollback.save(&world);
+/// let saved: WorldState = registry.save(&world);
 /// assert_eq!(saved.len(), 1);
-/// assert_eq!(saved.clone().checksum(), rollback.checksum(&world));
+/// assert_eq!(saved.clone().checksum(), registry.checksum(&world));
 /// ```
 pub struct WorldState {
-    pub(crate) allocator: AllocatorCopy,
+    pub(crate) allocator: AllocatorState,
     /// The world's layout debt, so a restored world re-sorts its layout at
     /// the frames the saved one would have.
     pub(crate) layout_debt: u64,
@@ -47,7 +47,7 @@ pub struct WorldState {
 
 impl WorldState {
     /// The checksum of the world as it was saved: equal to
-    /// [`RollbackRegistry::checksum`](super::RollbackRegistry::checksum) of
+    /// [`PersistRegistry::checksum`](crate::persist::PersistRegistry::checksum) of
     /// that world, and of any world restored from this state. Computed on
     /// the first call, then kept.
     pub fn checksum(&self) -> u64 {

@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde::ser::{Error as _, SerializeStruct, Serializer};
 
 use super::FORMAT_VERSION;
-use super::registry::{ComponentEntry, Named, SnapshotRegistry};
+use super::table::{ComponentEntry, Named, SnapshotTable};
 use super::tape::Tape;
 use crate::entity::{Entities, Entity};
 use crate::error::Error;
@@ -12,7 +12,8 @@ use crate::resource::Resources;
 use crate::storage::Storages;
 
 /// A world's registered components and resources and its allocator state,
-/// ready to write with any serde format; made by `World::snapshot`.
+/// ready to write with any serde format; made by
+/// [`PersistRegistry::snapshot`](crate::persist::PersistRegistry::snapshot).
 ///
 /// It borrows the world, so it costs nothing until serialized. Layout, read
 /// and written in this order (a sequence in formats like postcard, a map in
@@ -40,17 +41,16 @@ use crate::storage::Storages;
 ///
 /// ```
 /// use ecs_core::prelude::*;
-/// use ecs_core::snapshot::SnapshotRegistry;
 /// use serde::{Deserialize, Serialize};
 ///
 /// #[derive(Component, Serialize, Deserialize)]
 /// struct Health(i32);
 ///
-/// let mut registry = SnapshotRegistry::new();
-/// registry.register::<Health>("game::Health");
+/// let mut registry = PersistRegistry::new();
+/// registry.register::<Health>("game::Health").snapshot();
 /// let mut world = World::new();
 /// world.spawn(Health(3));
-/// let json = serde_json::to_string(&world.snapshot(&registry)).unwrap();
+/// let json = serde_json::to_string(&registry.snapshot(&world)).unwrap();
 /// assert_eq!(
 ///     json,
 ///     r#"{"format_version":1,"allocator":{"slots":[[1,true]],"free":[]},"#.to_owned()
@@ -59,7 +59,7 @@ use crate::storage::Storages;
 /// );
 /// ```
 pub struct Snapshot<'w> {
-    registry: &'w SnapshotRegistry,
+    table: &'w SnapshotTable,
     entities: &'w Entities,
     storages: &'w Storages,
     resources: &'w Resources,
@@ -69,13 +69,13 @@ pub struct Snapshot<'w> {
 
 impl<'w> Snapshot<'w> {
     pub(crate) fn new(
-        registry: &'w SnapshotRegistry,
+        table: &'w SnapshotTable,
         entities: &'w Entities,
         storages: &'w Storages,
         resources: &'w Resources,
     ) -> Self {
         Self {
-            registry,
+            table,
             entities,
             storages,
             resources,
@@ -95,7 +95,6 @@ impl<'w> Snapshot<'w> {
     ///
     /// ```
     /// use ecs_core::prelude::*;
-    /// use ecs_core::snapshot::SnapshotRegistry;
     /// use serde::{Deserialize, Serialize};
     ///
     /// #[derive(Component, Serialize, Deserialize)]
@@ -103,22 +102,23 @@ impl<'w> Snapshot<'w> {
     /// #[derive(Component, Serialize, Deserialize)]
     /// struct Health(i32);
     ///
-    /// let mut registry = SnapshotRegistry::new();
-    /// registry.register::<Position>("game::Position").register::<Health>("game::Health");
+    /// let mut registry = PersistRegistry::new();
+    /// registry.register::<Position>("game::Position").snapshot();
+    /// registry.register::<Health>("game::Health").snapshot();
     /// let mut world = World::new();
     /// world.spawn((Position(1.0, 2.0), Health(3)));
     ///
-    /// let snapshot = world.snapshot(&registry).only(&["game::Position"])?;
+    /// let snapshot = registry.snapshot(&world).only(&["game::Position"])?;
     /// let json = serde_json::to_string(&snapshot).unwrap();
     /// assert!(json.contains("game::Position") && !json.contains("game::Health"));
-    /// assert!(world.snapshot(&registry).only(&["game::Mana"]).is_err());
+    /// assert!(registry.snapshot(&world).only(&["game::Mana"]).is_err());
     /// # Ok::<(), Error>(())
     /// ```
     pub fn only(mut self, names: &[&str]) -> Result<Self, Error> {
         let chosen = names
             .iter()
             .map(|&name| {
-                self.registry
+                self.table
                     .named(name)
                     .ok_or_else(|| Error::UnknownSnapshotName {
                         name: name.to_owned(),
@@ -138,12 +138,12 @@ impl Serialize for Snapshot<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // Lengths are known up front: formats like postcard write them first.
         let columns: Vec<(&ComponentEntry, &[Entity])> =
-            (self.registry.components().iter().enumerate())
+            (self.table.components().iter().enumerate())
                 .filter(|&(index, _)| self.chosen(Named::Component(index)))
                 .filter_map(|(_, entry)| Some((entry, (entry.entities)(self.storages)?)))
                 .filter(|(_, entities)| !entities.is_empty())
                 .collect();
-        let resources: Vec<_> = (self.registry.resources().iter().enumerate())
+        let resources: Vec<_> = (self.table.resources().iter().enumerate())
             .filter(|&(index, _)| self.chosen(Named::Resource(index)))
             .filter_map(|(_, entry)| Some(ResourceOut(entry.name, (entry.save)(self.resources)?)))
             .collect();

@@ -172,7 +172,7 @@ mod tests {
     use serde::de::value::{BytesDeserializer, Error, SeqDeserializer};
 
     use super::PackedSeed;
-    use crate::snapshot::failure::Failure;
+    use crate::persist::snapshot::failure::Failure;
 
     /// Reads `deserializer` through a `PackedSeed` that keeps the bytes it is handed.
     fn handed<'de, D: serde::Deserializer<'de, Error = Error>>(

@@ -14,8 +14,8 @@ use super::FORMAT_VERSION;
 use super::capped::{CappedVec, first_capacity};
 use super::failure::Failure;
 use super::fields::{Fields, InMap, InSeq, expecting_struct};
-use super::registry::{ColumnValues, Named, ResourceValue, SnapshotRegistry};
-use crate::entity::{Entities, Entity};
+use super::table::{ColumnValues, Named, ResourceValue, SnapshotTable};
+use crate::entity::{AllocatorState, Entities, Entity};
 use crate::error::Error;
 use crate::resource::Resources;
 use crate::storage::Storages;
@@ -30,7 +30,7 @@ pub(crate) struct Loaded {
 
 /// Reads a snapshot written by [`Snapshot`](super::Snapshot) with `registry`'s types.
 pub(crate) fn load<'de, D: Deserializer<'de>>(
-    registry: &SnapshotRegistry,
+    registry: &SnapshotTable,
     deserializer: D,
 ) -> Result<Loaded, Error> {
     let failure = Failure::default();
@@ -65,7 +65,7 @@ macro_rules! struct_visitor {
 }
 
 struct SnapshotVisitor<'r> {
-    registry: &'r SnapshotRegistry,
+    registry: &'r SnapshotTable,
     failure: &'r Failure,
 }
 
@@ -139,7 +139,7 @@ impl AllocatorSeed<'_> {
         let slots: Vec<(u32, bool)> = fields.field("slots", CappedVec::new())?;
         let free: Vec<u32> = fields.field("free", CappedVec::new())?;
         fields.end()?;
-        Entities::import(&slots, free).map_err(|error| {
+        Entities::import(AllocatorState::from_parts(&slots, free)).map_err(|error| {
             (self.failure).fail(format_args!("its allocator state is broken: {error}"))
         })
     }
@@ -147,7 +147,7 @@ impl AllocatorSeed<'_> {
 
 /// The sequence of columns, each of a distinct registered component type.
 struct ComponentsSeed<'a> {
-    registry: &'a SnapshotRegistry,
+    registry: &'a SnapshotTable,
     failure: &'a Failure,
     entities: &'a Entities,
     storages: &'a mut Storages,
@@ -186,7 +186,7 @@ impl<'de> Visitor<'de> for ComponentsSeed<'_> {
 
 /// One column: the type's name, its entities, their values.
 struct ColumnSeed<'a> {
-    registry: &'a SnapshotRegistry,
+    registry: &'a SnapshotTable,
     failure: &'a Failure,
     entities: &'a Entities,
     storages: &'a mut Storages,
@@ -295,7 +295,7 @@ impl<'de> Visitor<'de> for ColumnEntities<'_> {
 
 /// The sequence of resources, each of a distinct registered resource type.
 struct ResourcesSeed<'a> {
-    registry: &'a SnapshotRegistry,
+    registry: &'a SnapshotTable,
     failure: &'a Failure,
     resources: &'a mut Resources,
 }
@@ -332,7 +332,7 @@ impl<'de> Visitor<'de> for ResourcesSeed<'_> {
 
 /// One resource: its type's name, then its value.
 struct ResourceSeed<'a> {
-    registry: &'a SnapshotRegistry,
+    registry: &'a SnapshotTable,
     failure: &'a Failure,
     resources: &'a mut Resources,
     seen: &'a mut [bool],

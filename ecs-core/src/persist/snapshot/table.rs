@@ -1,7 +1,6 @@
-//! The snapshot registry: which component and resource types a snapshot
-//! holds, under which stable names, and how to write and read each.
+//! The snapshot half of the registry: which component and resource types a
+//! snapshot holds, under which stable names, and how to write and read each.
 
-use core::any::TypeId;
 use core::fmt;
 use std::collections::HashMap;
 
@@ -13,7 +12,6 @@ use super::packed::{self, PackedSeed};
 use super::tape::{RecordError, Tape};
 use crate::component::Component;
 use crate::entity::Entity;
-use crate::error::Error;
 use crate::resource::Resources;
 use crate::storage::{SparseSet, Storages};
 
@@ -70,115 +68,23 @@ pub(super) enum Named {
     Resource(usize),
 }
 
-/// The component and resource types a snapshot holds, each under a stable
-/// name of your choosing.
-///
-/// A snapshot names each type by this name, never by its Rust path, so it
-/// survives a recompile, a move to another module, or a rename of the type:
-/// keep the name. A type must implement `Serialize` and `Deserialize`;
-/// component and resource types nobody registered are left out of
-/// snapshots. One name stands for one type, and a type has one name as a
-/// component (and one as a resource, if it is both).
-///
-/// ```
-/// use ecs_core::prelude::*;
-/// use ecs_core::snapshot::SnapshotRegistry;
-/// use serde::{Deserialize, Serialize};
-///
-/// #[derive(Component, Serialize, Deserialize)]
-/// struct Position { x: f32, y: f32 }
-/// #[derive(Serialize, Deserialize)]
-/// struct Score(u32);
-///
-/// let mut registry = SnapshotRegistry::new();
-/// registry
-///     .register::<Position>("game::Position")
-///     .register_resource::<Score>("game::Score");
-/// assert_eq!(registry.names().collect::<Vec<_>>(), ["game::Position", "game::Score"]);
-/// ```
+/// The types a registry writes into snapshots and reads back, each by its
+/// stable name: the snapshot half of a [`PersistRegistry`](super::super::PersistRegistry).
 #[derive(Default)]
-pub struct SnapshotRegistry {
+pub(crate) struct SnapshotTable {
     components: Vec<ComponentEntry>,
     resources: Vec<ResourceEntry>,
     by_name: HashMap<&'static str, Named>,
-    /// Per type and kind (`true` for a resource), its name.
-    by_type: HashMap<(TypeId, bool), &'static str>,
-    /// Per name, the full Rust type name, for error messages.
-    type_names: HashMap<&'static str, &'static str>,
 }
 
-impl SnapshotRegistry {
-    /// An empty registry.
-    ///
-    /// ```
-    /// use ecs_core::snapshot::SnapshotRegistry;
-    ///
-    /// assert_eq!(SnapshotRegistry::new().names().count(), 0);
-    /// ```
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Registers the component type `T` under `name`, for chaining.
-    ///
-    /// # Panics
-    /// When `name` is taken, or `T` is already registered as a component
-    /// (under any name); [`try_register`](Self::try_register) returns the
-    /// error instead.
-    ///
-    /// ```
-    /// use ecs_core::prelude::*;
-    /// use ecs_core::snapshot::SnapshotRegistry;
-    /// use serde::{Deserialize, Serialize};
-    ///
-    /// #[derive(Component, Serialize, Deserialize)]
-    /// struct Health(i32);
-    ///
-    /// let mut registry = SnapshotRegistry::new();
-    /// registry.register::<Health>("game::Health");
-    /// ```
-    pub fn register<T: Component + Serialize + DeserializeOwned>(
+impl SnapshotTable {
+    /// Writes and reads component type `T` under `name`; a type given again
+    /// under its name replaces its entry.
+    pub(crate) fn put_component<T: Component + Serialize + DeserializeOwned>(
         &mut self,
         name: &'static str,
-    ) -> &mut Self {
-        if let Err(error) = self.try_register::<T>(name) {
-            panic!("{error}");
-        }
-        self
-    }
-
-    /// Registers the component type `T` under `name`, or says why not.
-    ///
-    /// ```
-    /// use ecs_core::prelude::*;
-    /// use ecs_core::snapshot::SnapshotRegistry;
-    /// use serde::{Deserialize, Serialize};
-    ///
-    /// #[derive(Component, Serialize, Deserialize)]
-    /// struct Health(i32);
-    /// #[derive(Component, Serialize, Deserialize)]
-    /// struct Armor(i32);
-    ///
-    /// let mut registry = SnapshotRegistry::new();
-    /// registry.try_register::<Health>("game::Health")?;
-    /// assert!(matches!(
-    ///     registry.try_register::<Armor>("game::Health"),
-    ///     Err(Error::SnapshotNameTaken { name: "game::Health", .. })
-    /// ));
-    /// assert!(matches!(
-    ///     registry.try_register::<Health>("game::Life"),
-    ///     Err(Error::SnapshotTypeRegistered { name: "game::Health", .. })
-    /// ));
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn try_register<T: Component + Serialize + DeserializeOwned>(
-        &mut self,
-        name: &'static str,
-    ) -> Result<&mut Self, Error> {
-        self.claim::<T>(name, false)?;
-        self.by_name
-            .insert(name, Named::Component(self.components.len()));
-        self.components.push(ComponentEntry {
+    ) {
+        let entry = ComponentEntry {
             name,
             packs: packed::packs::<T>(),
             entities: column_entities::<T>,
@@ -186,97 +92,35 @@ impl SnapshotRegistry {
             load: load_column::<T>,
             pack: pack_column::<T>,
             unpack: packed::unpack::<T>,
-        });
-        Ok(self)
-    }
-
-    /// Registers the resource type `R` under `name`, for chaining.
-    ///
-    /// # Panics
-    /// When `name` is taken, or `R` is already registered as a resource;
-    /// [`try_register_resource`](Self::try_register_resource) returns the
-    /// error instead.
-    ///
-    /// ```
-    /// use ecs_core::snapshot::SnapshotRegistry;
-    /// use serde::{Deserialize, Serialize};
-    ///
-    /// #[derive(Serialize, Deserialize)]
-    /// struct Score(u32);
-    ///
-    /// let mut registry = SnapshotRegistry::new();
-    /// registry.register_resource::<Score>("game::Score");
-    /// ```
-    pub fn register_resource<R: Send + Sync + Serialize + DeserializeOwned + 'static>(
-        &mut self,
-        name: &'static str,
-    ) -> &mut Self {
-        if let Err(error) = self.try_register_resource::<R>(name) {
-            panic!("{error}");
+        };
+        match self.by_name.get(name) {
+            Some(&Named::Component(at)) => self.components[at] = entry,
+            _ => {
+                let at = self.components.len();
+                self.by_name.insert(name, Named::Component(at));
+                self.components.push(entry);
+            }
         }
-        self
     }
 
-    /// Registers the resource type `R` under `name`, or says why not.
-    ///
-    /// ```
-    /// use ecs_core::prelude::*;
-    /// use ecs_core::snapshot::SnapshotRegistry;
-    /// use serde::{Deserialize, Serialize};
-    ///
-    /// #[derive(Serialize, Deserialize)]
-    /// struct Score(u32);
-    ///
-    /// let mut registry = SnapshotRegistry::new();
-    /// registry.try_register_resource::<Score>("game::Score")?;
-    /// assert!(registry.try_register_resource::<Score>("game::Points").is_err());
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn try_register_resource<R: Send + Sync + Serialize + DeserializeOwned + 'static>(
+    /// Writes and reads resource type `R` under `name`, likewise.
+    pub(crate) fn put_resource<R: Send + Sync + Serialize + DeserializeOwned + 'static>(
         &mut self,
         name: &'static str,
-    ) -> Result<&mut Self, Error> {
-        self.claim::<R>(name, true)?;
-        self.by_name
-            .insert(name, Named::Resource(self.resources.len()));
-        self.resources.push(ResourceEntry {
+    ) {
+        let entry = ResourceEntry {
             name,
             save: save_resource::<R>,
             load: load_resource::<R>,
-        });
-        Ok(self)
-    }
-
-    /// Every registered name: components in registration order, then resources.
-    ///
-    /// ```
-    /// use ecs_core::snapshot::SnapshotRegistry;
-    ///
-    /// let mut registry = SnapshotRegistry::new();
-    /// registry.register_resource::<u64>("game::Seed");
-    /// assert!(registry.names().eq(["game::Seed"]));
-    /// ```
-    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        let components = self.components.iter().map(|entry| entry.name);
-        components.chain(self.resources.iter().map(|entry| entry.name))
-    }
-
-    /// Checks that `name` is free and `T` unregistered as this kind, then
-    /// records both.
-    fn claim<T: 'static>(&mut self, name: &'static str, resource: bool) -> Result<(), Error> {
-        if let Some(registered) = self.type_names.get(name) {
-            return Err(Error::SnapshotNameTaken { name, registered });
+        };
+        match self.by_name.get(name) {
+            Some(&Named::Resource(at)) => self.resources[at] = entry,
+            _ => {
+                let at = self.resources.len();
+                self.by_name.insert(name, Named::Resource(at));
+                self.resources.push(entry);
+            }
         }
-        let key = (TypeId::of::<T>(), resource);
-        if let Some(&name) = self.by_type.get(&key) {
-            return Err(Error::SnapshotTypeRegistered {
-                type_name: core::any::type_name::<T>(),
-                name,
-            });
-        }
-        self.by_type.insert(key, name);
-        self.type_names.insert(name, core::any::type_name::<T>());
-        Ok(())
     }
 
     /// What `name` stands for, if anything.
@@ -290,21 +134,6 @@ impl SnapshotRegistry {
 
     pub(super) fn resources(&self) -> &[ResourceEntry] {
         &self.resources
-    }
-}
-
-impl fmt::Debug for SnapshotRegistry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SnapshotRegistry")
-            .field(
-                "components",
-                &self.components.iter().map(|e| e.name).collect::<Vec<_>>(),
-            )
-            .field(
-                "resources",
-                &self.resources.iter().map(|e| e.name).collect::<Vec<_>>(),
-            )
-            .finish()
     }
 }
 
