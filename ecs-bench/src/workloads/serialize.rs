@@ -39,7 +39,7 @@ pub fn binary() -> Workload {
 fn contenders<F: Format>() -> Vec<Contender> {
     let list = vec![
         Contender::of::<Ideal<F>>("ideal", "Vec of tuples, serialized whole"),
-        Contender::of::<Ours<F>>("ours", "world.snapshot + World::from_snapshot"),
+        Contender::of::<Ours<F>>("ours", "registry.snapshot + world_from_snapshot"),
     ];
     #[cfg(feature = "peers")]
     let list = [list, peers::contenders::<F>()].concat();

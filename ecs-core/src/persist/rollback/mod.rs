@@ -128,7 +128,7 @@ impl<R: Clone + Send + Sync + 'static> ResourceRegistration<'_, R> {
     /// let saved = registry.save(&world);
     /// world.insert_resource(Seed(2));
     /// registry.restore(&mut world, &saved)?;
-    /// assert_eq!(world.resource::<Seed>().0, 1);
+    /// assert_eq!(world.resource::<Seed>()?.0, 1);
     /// # Ok::<(), Error>(())
     /// ```
     pub fn rollback(self) -> Self {

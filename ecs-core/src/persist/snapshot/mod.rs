@@ -203,7 +203,7 @@ impl<R: Send + Sync + Serialize + DeserializeOwned + 'static> ResourceRegistrati
     /// world.insert_resource(Score(12));
     /// let json = serde_json::to_string(&registry.snapshot(&world)).unwrap();
     /// let copy = registry.world_from_snapshot(&mut serde_json::Deserializer::from_str(&json))?;
-    /// assert_eq!(copy.resource::<Score>().0, 12);
+    /// assert_eq!(copy.resource::<Score>()?.0, 12);
     /// # Ok::<(), Error>(())
     /// ```
     pub fn snapshot(self) -> Self {
