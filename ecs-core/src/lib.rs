@@ -81,8 +81,9 @@
 //!   types a game saves every frame for rollback (restored exactly, hashed
 //!   the same on every machine) and, with feature `serde`, writes into
 //!   snapshots.
-//! - **Looking inside**: [`World::inspect`] ([`EntityInspection`]; every
-//!   entity: [`World::inspect_all`]) and [`World::stats`].
+//! - **Looking inside**: [`World::inspect`], [`World::inspect_all`] and
+//!   [`World::stats`], whose reports live in [`diagnostics`]; the numbers
+//!   the library tunes itself by are in [`tuning`].
 
 // Lets the derive macros' `::ecs_core::...` paths resolve inside this crate too.
 #[allow(
@@ -115,6 +116,8 @@ extern crate self as ecs_core;
 //  11. schedule                  stages, ordering, the executor, stats, explain
 //  12. prelude                   the one import a game needs
 mod util;
+
+pub mod tuning;
 
 mod entity;
 
@@ -149,6 +152,7 @@ pub mod system;
 
 pub mod schedule;
 
+pub mod diagnostics;
 pub mod prelude;
 
 /// What `#[derive(Component)]`'s generated code names; not part of the API.
@@ -174,20 +178,16 @@ pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use state::States;
 pub use world::{
-    ChildOf, Children, CloneReport, Commands, ComponentHook, ComponentHooks, ComponentInspection,
-    ComponentType, DeferredWorld, EntityCommands, EntityInspection, EntityMut, EntityRef,
-    FromWorld, HeldComponent, HookContext, HookKind, IntoObserver, LayoutStats, MIN_LAYOUT_DEBT,
-    Observer, ObserverEntry, Relationship, RelationshipTarget, SpawnChildren, StorageLayout,
-    SystemId, TreeInspection, View, ViewMut, World, WorldInspection, WorldStats,
+    ChildOf, Children, CloneReport, Commands, ComponentHook, ComponentHooks, DeferredWorld,
+    EntityCommands, EntityMut, EntityRef, FromWorld, HookContext, HookKind, IntoObserver, Observer,
+    Relationship, RelationshipTarget, SpawnChildren, SystemId, View, ViewMut, World,
 };
 // Plumbing a game does not name: what generated code and the crate's own
 // types need, public for them and kept off the front page.
 #[doc(hidden)]
 pub use entity::EntityMapIter;
 #[doc(hidden)]
-pub use world::{
-    CommandQueue, HeapBreakdown, IntoOneShotSystem, MAX_OBSERVER_DEPTH, OneShotSystem,
-};
+pub use world::{CommandQueue, IntoOneShotSystem, MAX_OBSERVER_DEPTH, OneShotSystem};
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
 const _: () = {

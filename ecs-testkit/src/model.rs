@@ -12,8 +12,9 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use ecs_core::ComponentInfo;
+use ecs_core::diagnostics::{HeldComponent, WorldStats};
 use ecs_core::prelude::*;
-use ecs_core::{ComponentInfo, HeldComponent, WorldStats};
 
 use crate::component::{Key, Value};
 

@@ -29,7 +29,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use ecs_core::WorldStats;
+use ecs_core::diagnostics::WorldStats;
 use ecs_core::prelude::*;
 
 /// Every entity's own id, to catch a lookup that lands on another entity.

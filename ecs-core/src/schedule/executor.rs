@@ -13,7 +13,7 @@ use crate::util::PanicPayload;
 use crate::view::WorldView;
 use crate::world::{LaneLayout, ReservationLane, World};
 
-use super::order::Plan;
+use super::order::StagePlan;
 use super::stats::ticks;
 use super::{CommandError, SystemSlot};
 
@@ -56,7 +56,7 @@ struct Pending {
 impl Pending {
     /// The systems of the pending batches, in plan order: the order their
     /// buffers apply in.
-    fn in_order<'p>(&self, plan: &'p Plan) -> impl Iterator<Item = usize> + 'p {
+    fn in_order<'p>(&self, plan: &'p StagePlan) -> impl Iterator<Item = usize> + 'p {
         let batches = self.batches.clone();
         plan.order
             .iter()
@@ -78,7 +78,7 @@ impl Pending {
 /// run would apply it to whatever world it is given.
 pub(crate) fn run_stage(
     systems: &mut [SystemSlot],
-    plan: &mut Plan,
+    plan: &mut StagePlan,
     world: &mut World,
     options: Options,
     errors: &mut Vec<CommandError>,
@@ -116,7 +116,7 @@ pub(crate) fn run_stage(
 )]
 fn run_batches(
     systems: &mut [SystemSlot],
-    plan: &mut Plan,
+    plan: &mut StagePlan,
     world: &mut World,
     options: Options,
     errors: &mut Vec<CommandError>,
@@ -167,7 +167,7 @@ fn run_batches(
 struct BatchFacts<'p> {
     /// Whether a system of the batch reserves ids.
     reserving: bool,
-    /// [`Plan::inline_until_timed`] for the batch.
+    /// [`StagePlan::inline_until_timed`] for the batch.
     inline_until_timed: &'p mut bool,
 }
 
@@ -520,7 +520,7 @@ fn note_error(outcome: &mut Outcome, name: &str, error: Error) {
 /// buffers of every system that ran since the last sync, in plan order.
 fn apply(
     systems: &mut [SystemSlot],
-    plan: &Plan,
+    plan: &StagePlan,
     pending: &mut Pending,
     world: &mut World,
     errors: &mut Vec<CommandError>,
@@ -590,7 +590,12 @@ fn apply(
 
 /// Drops, unapplied, the buffers of the pending systems past the first
 /// `applied` of them in plan order, and leaves nothing pending.
-fn discard_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, applied: usize) {
+fn discard_pending(
+    systems: &mut [SystemSlot],
+    plan: &StagePlan,
+    pending: &mut Pending,
+    applied: usize,
+) {
     for i in pending.in_order(plan).skip(applied) {
         if systems[i].defers {
             discard_past_panics(&mut *systems[i].system);
@@ -602,7 +607,12 @@ fn discard_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pendin
 /// After a panic: drops every pending buffer unapplied and despawns every
 /// entity the stage reserved, so no half-applied stage and no id that
 /// names an entity nobody spawned is left behind.
-fn drop_pending(systems: &mut [SystemSlot], plan: &Plan, pending: &mut Pending, world: &mut World) {
+fn drop_pending(
+    systems: &mut [SystemSlot],
+    plan: &StagePlan,
+    pending: &mut Pending,
+    world: &mut World,
+) {
     let mut slots: Vec<Option<&mut SystemSlot>> = systems.iter_mut().map(Some).collect();
     let stage = pending
         .in_order(plan)

@@ -22,38 +22,16 @@ use std::borrow::Cow;
 
 use crate::error::Error;
 use crate::system::{AnySystem, IntoSystem, LastRun, SetConfig};
+use crate::tuning::{DEFAULT_PARALLEL_THRESHOLD, PARALLEL_MIN_RUN, TIMED_EVERY};
 use crate::world::{ReservationLane, World};
 
 pub use explain::{Explanation, Overlap, StageExplanation};
 pub use stage::{IntoStage, Stage, StateKey};
-pub use stats::{SystemStats, TIMED_EVERY};
+pub use stats::SystemStats;
 pub use transition::{OnEnter, OnExit};
 
-use order::{Node, Plan, SetNode};
+use order::{Node, SetNode, StagePlan};
 use stats::{Calibration, Timing, ticks};
-
-/// Below this many entities of estimated work, a system that has not run yet
-/// runs on the calling thread rather than being handed to another: waking a
-/// thread costs more than a few thousand cheap updates.
-///
-/// ```
-/// use ecs_core::schedule::DEFAULT_PARALLEL_THRESHOLD;
-/// # use ecs_core::prelude::*;
-///
-/// let mut schedule = Schedule::new();
-/// schedule.set_parallel_threshold(DEFAULT_PARALLEL_THRESHOLD * 4); // cheap systems, big worlds
-/// ```
-pub const DEFAULT_PARALLEL_THRESHOLD: usize = 16_384;
-
-/// Once a system has run, its last run time decides instead: below this, it
-/// runs on the calling thread.
-///
-/// ```
-/// use ecs_core::schedule::PARALLEL_MIN_RUN;
-///
-/// assert_eq!(PARALLEL_MIN_RUN.as_micros(), 50);
-/// ```
-pub const PARALLEL_MIN_RUN: core::time::Duration = core::time::Duration::from_micros(50);
 
 /// A command that failed when its system's buffer applied (its entity died
 /// meanwhile), with the system that recorded it.
@@ -133,7 +111,7 @@ struct StageSlot {
     /// The configured sets, by name, in configuration order.
     sets: Vec<(Cow<'static, str>, SetConfig)>,
     /// The plan for the systems as they are; `None` after any change.
-    plan: Option<Plan>,
+    plan: Option<StagePlan>,
 }
 
 impl StageSlot {
@@ -147,7 +125,7 @@ impl StageSlot {
         }
     }
 
-    fn plan(&self) -> Result<Plan, Error> {
+    fn plan(&self) -> Result<StagePlan, Error> {
         let nodes: Vec<Node<'_>> = self
             .systems
             .iter()

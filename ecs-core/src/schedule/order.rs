@@ -28,7 +28,7 @@ pub(crate) struct SetNode<'a> {
 /// single thread would follow); `batches` split it into groups of systems
 /// that conflict with nothing else in the group, in run order.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Plan {
+pub(crate) struct StagePlan {
     /// Indices of systems (in registration order) in run order.
     pub(crate) order: Vec<usize>,
     /// Indices of systems, per batch; each batch lists its systems in `order`.
@@ -84,7 +84,11 @@ fn resolve(
 /// hold for each system in it), registration order for everything they
 /// leave open. Then, walking that order, each system joins the batch after
 /// the last one holding a system it conflicts with or must follow.
-pub(crate) fn plan(stage: &str, nodes: &[Node<'_>], sets: &[SetNode<'_>]) -> Result<Plan, Error> {
+pub(crate) fn plan(
+    stage: &str,
+    nodes: &[Node<'_>],
+    sets: &[SetNode<'_>],
+) -> Result<StagePlan, Error> {
     let n = nodes.len();
     // predecessors[j] lists every i that must run before j.
     let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -148,7 +152,7 @@ pub(crate) fn plan(stage: &str, nodes: &[Node<'_>], sets: &[SetNode<'_>]) -> Res
         batches[batch].push(system);
     }
     let batch_count = batches.len();
-    Ok(Plan {
+    Ok(StagePlan {
         order,
         batches,
         batch_of,

@@ -67,7 +67,7 @@ pub(crate) struct Timing {
     /// Every time the executor called the system, skipped runs included.
     pub(crate) runs: u64,
     /// The calls that were timed: every one on another thread or exclusive,
-    /// and, on the calling thread, those of one frame in [`TIMED_EVERY`].
+    /// and, on the calling thread, those of one frame in [`TIMED_EVERY`](crate::tuning::TIMED_EVERY).
     pub(crate) timed: u64,
     /// The calls a run condition (or a `Single` finding no one entity) skipped.
     pub(crate) skipped: u64,
@@ -88,14 +88,6 @@ impl Timing {
         self.runs += 1;
     }
 }
-
-/// Systems run on the calling thread are timed one frame in this many: a
-/// counter reading costs about as much as an empty system, and the times
-/// only steer which systems are worth another thread and what
-/// [`Schedule::stats`](super::Schedule::stats) reports as last and mean.
-/// Run counts stay exact. Systems handed to other threads, and exclusive
-/// ones, are timed every run.
-pub const TIMED_EVERY: u64 = 8;
 
 /// How one system of a schedule has run: its name, stage, last and mean run
 /// time, and how many times it ran.
@@ -126,7 +118,7 @@ pub struct SystemStats {
     /// Its stage's name as shown: a state stage's with its value
     /// (`OnEnter(GameState::Playing)`).
     pub stage_label: String,
-    /// How long its last timed run took (see [`TIMED_EVERY`]: a system
+    /// How long its last timed run took (see [`TIMED_EVERY`](crate::tuning::TIMED_EVERY): a system
     /// run on the calling thread is timed one frame in that many, the first
     /// frame included).
     pub last: Duration,
@@ -180,7 +172,7 @@ impl fmt::Display for SystemStats {
 mod tests {
     use crate::prelude::*;
 
-    use super::TIMED_EVERY;
+    use crate::tuning::TIMED_EVERY;
 
     fn idle() {}
 

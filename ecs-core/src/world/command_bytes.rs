@@ -25,12 +25,12 @@ use super::World;
 /// # Safety
 /// The pointer is the start of a value of the type the function was made
 /// for, written by [`CommandBytes::push`] and not yet moved out.
-type Run = unsafe fn(*mut MaybeUninit<u8>, Option<&mut World>) -> Result<(), Error>;
+type RunCommand = unsafe fn(*mut MaybeUninit<u8>, Option<&mut World>) -> Result<(), Error>;
 
 /// What precedes each value in the buffer.
 #[derive(Clone, Copy)]
 struct Header {
-    run: Run,
+    run: RunCommand,
     /// The value's size in bytes.
     size: usize,
     /// The entity a spawn gives its bundle; `None` for other commands.
@@ -60,10 +60,10 @@ unsafe impl Send for CommandBytes {}
 // shared reference only the count and the headers are read.
 unsafe impl Sync for CommandBytes {}
 
-/// The [`Run`] of values of type `C`.
+/// The [`RunCommand`] of values of type `C`.
 ///
 /// # Safety
-/// As for [`Run`]: `value` starts a live `C` written by `push`, not moved
+/// As for [`RunCommand`]: `value` starts a live `C` written by `push`, not moved
 /// out before.
 unsafe fn run_value<C>(value: *mut MaybeUninit<u8>, world: Option<&mut World>) -> Result<(), Error>
 where

@@ -41,7 +41,7 @@ impl<'w> TreeInspection<'w> {
     /// never with the square of the depth.
     ///
     /// ```
-    /// use ecs_core::TreeInspection;
+    /// use ecs_core::diagnostics::TreeInspection;
     /// use ecs_core::prelude::*;
     ///
     /// let mut world = World::new();

@@ -4,6 +4,7 @@
 
 use crate::component::ComponentId;
 use crate::entity::Entity;
+use crate::tuning::MIN_LAYOUT_DEBT;
 
 use super::World;
 
@@ -37,11 +38,6 @@ impl LayoutStats {
             .all(|storage| storage.grouped + storage.in_order == storage.len)
     }
 }
-
-/// The fewest signature changes at which
-/// [`World::maintain_layout`] sorts the layout, so a small world is not
-/// re-sorted every few changes.
-pub const MIN_LAYOUT_DEBT: u64 = 1_024;
 
 impl World {
     /// Sorts every storage's entities by their signature (which component
@@ -122,7 +118,7 @@ impl World {
 
     /// Sorts the layout, as [`optimize_layout`](Self::optimize_layout) does,
     /// when the [`layout_debt`](Self::layout_debt) has reached half the
-    /// number of live entities (and at least [`MIN_LAYOUT_DEBT`]); returns
+    /// number of live entities (and at least [`MIN_LAYOUT_DEBT`](crate::tuning::MIN_LAYOUT_DEBT)); returns
     /// whether it did.
     ///
     /// [`Schedule::run`](crate::schedule::Schedule::run) calls it at the

@@ -53,7 +53,7 @@ pub use entity_ref::{EntityMut, EntityRef};
 pub use from_world::FromWorld;
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use inspect_tree::TreeInspection;
-pub use layout::{LayoutStats, MIN_LAYOUT_DEBT, StorageLayout};
+pub use layout::{LayoutStats, StorageLayout};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
 pub use one_shot::{IntoOneShotSystem, OneShotSystem, SystemId};

@@ -5,8 +5,8 @@
 //! sorts at the frames the original did, so order-dependent systems give the
 //! same ids and values.
 
-use ecs_core::MIN_LAYOUT_DEBT;
 use ecs_core::prelude::*;
+use ecs_core::tuning::MIN_LAYOUT_DEBT;
 
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 struct A(u32);

@@ -4,8 +4,8 @@
 
 use std::marker::PhantomData;
 
+use ecs_core::diagnostics::{EntityInspection, WorldInspection};
 use ecs_core::prelude::*;
-use ecs_core::{EntityInspection, WorldInspection};
 
 #[derive(Component, Debug)]
 struct Position {
@@ -269,7 +269,7 @@ fn a_deep_tree_prints_a_bounded_text_with_every_entity_listed() -> Result<(), Er
     assert_eq!(tree.len(), 10_001, "every entity is listed");
     assert_eq!(tree.iter().last().map(|(depth, _)| depth), Some(10_000));
     let text = tree.to_string();
-    let shown = ecs_core::TreeInspection::SHOWN_DEPTH;
+    let shown = ecs_core::diagnostics::TreeInspection::SHOWN_DEPTH;
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines.len(),

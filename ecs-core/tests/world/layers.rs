@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// modules before it in this list (and itself).
 const LAYERS: &[&str] = &[
     "util",
+    "tuning",
     "entity",
     "change",
     "component",
@@ -30,6 +31,7 @@ const LAYERS: &[&str] = &[
     "persist",
     "system",
     "schedule",
+    "diagnostics",
     "prelude",
 ];
 

@@ -18,9 +18,10 @@
 
 use std::thread;
 
+use ecs_core::diagnostics::WorldStats;
 use ecs_core::prelude::*;
 use ecs_core::query::QueryIter;
-use ecs_core::{ComponentId, ComponentInfo, WorldStats};
+use ecs_core::{ComponentId, ComponentInfo};
 
 const fn assert_send<T: Send>() {}
 const fn assert_sync<T: Sync>() {}

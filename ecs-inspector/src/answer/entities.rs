@@ -1,7 +1,8 @@
 //! `GET /api/entities`: the entity table, filtered by component names and
 //! paged, in entity index order.
 
-use ecs_core::{ComponentType, Entity, World};
+use ecs_core::diagnostics::ComponentType;
+use ecs_core::{Entity, World};
 use serde_json::json;
 
 use crate::http::Response;

@@ -67,7 +67,7 @@ pub(crate) fn answer(
 pub(crate) fn component_named<'w>(
     world: &'w World,
     name: &str,
-) -> Result<ecs_core::ComponentType<'w>, Response> {
+) -> Result<ecs_core::diagnostics::ComponentType<'w>, Response> {
     world
         .component_types()
         .find(|t| t.info().name() == name)

@@ -33,7 +33,7 @@ pub(crate) trait RollbackColumn: Send + Sync {
 pub(crate) type HashValue<T> = fn(&T, &mut ChecksumHasher);
 
 /// The registry's entry for component type `T`.
-pub(crate) struct Column<T> {
+pub(crate) struct TypedColumn<T> {
     /// How each value enters the checksum; `None` leaves values out (which
     /// entities hold a `T` still counts).
     pub(crate) hash: Option<HashValue<T>>,
@@ -46,7 +46,7 @@ fn saved_column<T: Component + Clone>(saved: &dyn SavedValue) -> &ColumnCopy<T> 
         .expect("a registry restores each column with its own type")
 }
 
-impl<T: Component + Clone> RollbackColumn for Column<T> {
+impl<T: Component + Clone> RollbackColumn for TypedColumn<T> {
     fn type_id(&self) -> TypeId {
         TypeId::of::<T>()
     }

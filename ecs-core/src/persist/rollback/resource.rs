@@ -24,7 +24,7 @@ pub(crate) trait RollbackResource: Send + Sync {
 }
 
 /// The registry's entry for resource type `R`.
-pub(crate) struct Resource<R> {
+pub(crate) struct TypedResource<R> {
     /// How the value enters the checksum; `None` leaves it out (whether
     /// the world has an `R` still counts).
     pub(crate) hash: Option<fn(&R, &mut ChecksumHasher)>,
@@ -37,7 +37,7 @@ fn saved_resource<R: Clone + Send + Sync + 'static>(saved: &dyn SavedValue) -> &
         .expect("a registry restores each resource with its own type")
 }
 
-impl<R: Clone + Send + Sync + 'static> Resource<R> {
+impl<R: Clone + Send + Sync + 'static> TypedResource<R> {
     fn hash(&self, value: Option<&R>, hasher: &mut ChecksumHasher) {
         use core::hash::Hasher;
         hasher.write_u8(u8::from(value.is_some()));
@@ -47,7 +47,7 @@ impl<R: Clone + Send + Sync + 'static> Resource<R> {
     }
 }
 
-impl<R: Clone + Send + Sync + 'static> RollbackResource for Resource<R> {
+impl<R: Clone + Send + Sync + 'static> RollbackResource for TypedResource<R> {
     fn type_id(&self) -> TypeId {
         TypeId::of::<R>()
     }

@@ -5,8 +5,8 @@ use core::any::TypeId;
 use std::sync::{Arc, OnceLock};
 
 use super::checksum::ChecksumHasher;
-use super::column::{Column, HashValue, RollbackColumn};
-use super::resource::{Resource, RollbackResource};
+use super::column::{HashValue, RollbackColumn, TypedColumn};
+use super::resource::{RollbackResource, TypedResource};
 use super::state::{WorldState, combine};
 use crate::component::Component;
 use crate::entity::AllocatorState;
@@ -26,7 +26,7 @@ impl RollbackTable {
     /// Saves and restores component type `T`, hashing values with `hash`;
     /// a type given again keeps its place and takes the newer hash.
     pub(crate) fn add_column<T: Component + Clone>(&mut self, hash: Option<HashValue<T>>) {
-        let column: Arc<dyn RollbackColumn> = Arc::new(Column::<T> { hash });
+        let column: Arc<dyn RollbackColumn> = Arc::new(TypedColumn::<T> { hash });
         match self
             .columns
             .iter()
@@ -42,7 +42,7 @@ impl RollbackTable {
         &mut self,
         hash: Option<fn(&R, &mut ChecksumHasher)>,
     ) {
-        let resource: Arc<dyn RollbackResource> = Arc::new(Resource::<R> { hash });
+        let resource: Arc<dyn RollbackResource> = Arc::new(TypedResource::<R> { hash });
         match self
             .resources
             .iter()
