@@ -38,6 +38,36 @@
 //! # Ok::<(), Error>(())
 //! ```
 
+// What each file owns (ARCHITECTURE.md keeps the summary): `WorldQuery` (`world_query.rs`: what
+// fetches and filters share, the storages a parameter uses, its access, its state and the storages
+// every match is in; tuples implemented once for both, and the optional wrappers `Option<Q>` /
+// `Or<(..)>` from one template), `QueryData` on top of it, and `QueryFilter` (`With` / `Without`
+// from one template, differing in one constant), `Query`, `ReadOnlyQuery` (read-only queries by
+// value), columns (`Column::new`, read-only or writable by the mode of the view it is built from;
+// `MutColumn`: `&mut T`'s column with its ticks; `component_fetch.rs`: `&T` and `&mut T` written
+// once, differing only in their column type, `FetchColumn`), the change filters `Added` /
+// `Changed` and `Query::changed_since` (`changed.rs`), plans, iterators (`iter.rs`: chunks of 64
+// read as zipped arrays where every column holds the driver's entities, at the same positions or,
+// after `QueryData::realign`, at one offset per column: offset runs; `probe.rs`: the one order in
+// which every walk and lookup decides a candidate, its presence conditions (the filters' `With` /
+// `Without`, then the fetch's required components, located through the sparse indexes alone)
+// before any change tick, and both before any value, so a query disjoint from a writer by those
+// conditions never touches the writer's entities; `passes_aligned_chunk` takes the same order for
+// 64 positions at once; `chunk.rs`: those chunks as `u64` masks, `QueryFilter::presence_chunk` /
+// `ticks_chunk` answering for a whole chunk, a change filter on the driving storage comparing its
+// tick column with no branch, and the walks (`next`, `fold_aligned`) visiting only the kept bits),
+// `par_for_each`, slices, several entities' items at once (`many.rs`: `iter_many`, and
+// `get_many_mut`, which refuses a repeated id before probing), prepared queries (`state.rs`:
+// `QueryState`, the storages a query uses found once and kept between frames, as `StorageRoot`s,
+// refreshed when the world registers a type; `Prepared`, the same apart from the query's type,
+// which a system's `Query` param keeps), cached matches (`matches.rs`: `Matches`, the runs of the
+// driving storage where every fetched column holds its entities, with each column's shift as
+// `QueryData::record_shifts` reports it, kept by a prepared query while the structural version
+// (reorders, length) of every storage it requires is unchanged, and walked by `fold_runs` and the
+// iterator's run cursor with the shifts put back by `replay_shifts`, no lookup; `MatchStats`),
+// matches kept per query type for the world's own `query` / `query_filtered` (`kept.rs`:
+// `KeptMatches`, keyed by the query type with lifetimes erased, and `Query::match_stats`)
+
 mod changed;
 mod chunk;
 mod column;

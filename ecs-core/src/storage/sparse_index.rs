@@ -40,10 +40,8 @@ const ENTITIES_PER_FULL_PAGE: usize = PAGE_LEN / 8;
 /// ([`PageTable`]): a page number with no page reads an empty slot, and a
 /// loose one reads a mark that sends the lookup, out of line, to the loose
 /// page. So the common path is the loads of an index of full pages alone,
-/// with no null check; with the loose lookup on the path of every page
-/// without a full one, inline or called, schedule_many's joins ran 9 to 12 %
-/// more instructions, and a reader one pointer larger cost the loop of
-/// change_detection 8 %.
+/// with no null check (what the other layouts cost is measured in
+/// BENCHMARKS.md, "Why targets are missed", Random access).
 ///
 /// Invariant: a non-empty slot for index `i` holds `pack(e, dense)`, where
 /// `e` is the entity with index `i` in its sparse set and `dense` its

@@ -10,6 +10,28 @@
 //! [`Schedule`](crate::Schedule), which runs systems that touch nothing in
 //! common at the same time.
 
+// What each file owns (ARCHITECTURE.md keeps the summary): `SystemParam` (`param.rs`: queries,
+// each keeping its storages between runs, `Commands`, `&World`, tuples, the `prepare` hook the
+// schedule calls with `&mut World` before a frame for systems whose params declare `PREPARES`, and
+// `defer`, which moves an observer's commands out unapplied; `observer.rs`: functions and closures
+// as observers, `IntoObserver` implemented for them; `res.rs`: `Res`, `ResMut`, with `is_changed`
+// / `is_added`; `local.rs`: `Local`; `event.rs`: `EventReader`, `EventWriter`; `single.rs`:
+// `Single`, which skips its system unless one entity matches; `param_set.rs`: `ParamSet`, members
+// checked against the other params but not one another; `removed.rs`: `RemovedComponents`, an
+// event reader over a log an `OnRemove<T>` observer writes, registered by the param's `prepare`),
+// `SystemAccess` and `Conflict` (`access.rs`), function systems (`function.rs`), exclusive systems
+// (`exclusive.rs`), the `System` trait (`mod.rs`), `IntoSystem` and `SystemConfig` (`config.rs`,
+// with `ignore_earlier_changes`, `in_set`, `run_if`), what orderings name and group
+// (`ordering.rs`: `SystemName`, which orders by a function value; `IntoSystemConfigs` for tuples,
+// `chain`; `SetConfig`, `after`, `before`), run conditions (`condition.rs`: `Condition`,
+// `RunCondition`, the built-in conditions, `not` / `and` / `or`, each keeping its own horizon;
+// `conditional.rs`: the wrapper a system gets only when it has conditions, which skips without
+// moving the system's horizon), one-shot systems (`one_shot.rs`: `IntoOneShotSystem` for anything
+// `IntoSystem`; a panicking run's commands dropped and ids released by `erased.rs`'s
+// `drop_unapplied`, the cleanup the executor uses), `LastRun` (`last_run.rs`: a system's last-run
+// tick), the one erased shape the executor runs (`erased.rs`, whose `run` says whether the system
+// ran or was skipped)
+
 mod access;
 mod condition;
 mod conditional;

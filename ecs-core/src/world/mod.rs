@@ -2,6 +2,78 @@
 //! the struct and the operations on entities; the other files of `world/` hold
 //! every other `impl World`, one concept each.
 
+// What each file owns (ARCHITECTURE.md keeps the summary): `World` and entity operations
+// (`mod.rs`: each says what changes and hands it to the transaction), `catalog.rs`
+// (`component_types`, `event_types`, `observers`: what kinds of things a world holds, read without
+// their types), `layout.rs` (`optimize_layout`, `layout_stats`, `LayoutStats`: storages sorted by
+// signature, and how much of each is in order; `layout_debt`, the signature changes since the last
+// pass, counted by the masks and saved by rollback, and `maintain_layout`, the pass
+// `Schedule::run` starts each frame with once the debt reaches half the live entities),
+// `structural/` (the one door: `mod.rs`: `split`, which only this directory calls;
+// `transaction.rs`: `Transaction`, the whole sequence of every structural change; `funnel.rs`:
+// `Structural`, the only code that writes storage membership and masks; `spawn_run.rs`: a batch
+// spawn's runs, values written past the end of each storage, committed under reused, then fresh
+// ids; `subscribers.rs`: `StructuralHook`, `Hooks`, the funnel's subscribers; `layout.rs`:
+// `sort_layout`, every storage sorted by its entities' component masks after its group's prefix,
+// positions moved and membership untouched, so no hook is told; `restore.rs`: `restore_rollback`
+// and `RestoreParts`, a rollback put back: the allocator restored, entities that were not alive
+// stripped of every unregistered component, the registered storages rewritten with the masks in
+// step (`RestoreParts::restore_column`) and the resources, no hook or observer told, groups packed
+// again, as a restore is not a game event; `rules.rs`: the checked operations every caller uses,
+// each a transaction method returning `Result`; `typed.rs`: `TypedStorage`, a storage found once
+// for a loop of changes of one type, reached through `rules.rs`'s `_typed` operations, its
+// unhooked path (`Structural::insert_unhooked` / `remove_unhooked`: the storage and the mask) a
+// branch inside it while no group, observer or hook follows structural change, its storage found
+// again after a change that ran commands, as one may replace the whole world, and on unwind),
+// `component_hooks/` (`mod.rs`: `ComponentHooks`, `HookKind`, `HookContext`, `HookRegistry` (each
+// type's hooks by component id, read from the type's `Component::declare_hooks` before its first
+// arrival, and the arrivals recorded for them), `register_component_hooks`; `deferred.rs`:
+// `DeferredWorld`; `run.rs`: running a hook with its own command queue, departures, the
+// `on_replace` of an overwriting insert), `commands.rs` (`Commands`, `CommandQueue`,
+// `world.commands()` / `flush()`, reservation lanes), `command_bytes.rs` (`CommandBytes`: a
+// queue's commands written in place into one byte buffer, each a header (how to run or drop it,
+// its size, the entity a spawn gives a bundle) and its value, so recording allocates nothing once
+// the buffer has grown; taken out in order by a `Drain` that drops what a panic leaves),
+// `query.rs` (`query`, `query_ref`, `query_state`, and the `QueryState` methods that take the
+// world), `group.rs`, `stats.rs`, `entity_ref.rs`, `inspect.rs` (`inspect`, `inspect_all`: what
+// entities hold, as text), `inspect_tree.rs` (`inspect_tree`, `TreeInspection`: a subtree, one
+// indented line per entity), `merge.rs` (`merge`: another world's entities, components and absent
+// resources moved in by `Transaction::merge`; the moving itself is the funnel's `absorb`),
+// `resource.rs`, `typed_view.rs` (`View`, `ViewMut`: one component type's storage found once, for
+// loops of `get` / `insert` / `remove`; `ViewMut` keeps a `TypedStorage`), `event.rs` (`send`,
+// `events`, `update_events`), `change.rs` (`change_tick`, the hidden `set_change_tick`),
+// `from_world.rs` (`FromWorld`, `init_resource`), `state.rs` (`init_state`, `insert_state`, and
+// applying the switches `NextState` asked for, per state type in insertion order, through drivers
+// kept as a resource), `one_shot.rs` (`register_system`, `run_system`, `unregister_system`:
+// systems kept as a resource behind the `OneShotSystem` trait, which `system/` implements),
+// `entity_commands.rs` (`EntityCommands`: `commands.entity(e)` chains, `spawn_batch`,
+// `init_resource` on `Commands`), `clone.rs` (`clone_entity`, `clone_entity_report`,
+// `clone_entity_recursive`, `CloneReport`: copies made by the funnel's `clone_entity`, each
+// storage copying its own value through `Component::clone_value`, which the derive detects like
+// `as_debug`; a recursive clone copies the subtree listed when it starts and despawns its copies
+// on an error or panic), `required.rs` (required components: the cycle check once per type, the
+// requirements an entity lacks added through the transaction after the call's own change,
+// `RequirementMarks`, a structural subscriber remembering which components arrived as requirements
+// until they leave, and `HeldComponent`, what `components_of` yields), `relationship/` (`mod.rs`:
+// `Relationship`, `RelationshipTarget`, the traits `#[relationship]` / `#[relationship_target]`
+// implement; `check.rs`: what every insert and spawn of a relationship passes before anything
+// changes: a live target, not the entity itself, no cycle, and no target list given by hand;
+// `hooks.rs`: the hooks the derive gives both sides, which list a source on its target and take it
+// off, make and drop lists by commands, and hand a leaving list's sources on: despawned deepest
+// first when linked, else stripped of the relationship; `slots.rs`: `RelationshipSlots`, each
+// source's place in its target's list, a hint checked on every read, so removal is O(1) and lists
+// moved without hooks (rollback, `sort_by`) cost one search; `hierarchy.rs`: `ChildOf`,
+// `Children`, `SpawnChildren` and `children!`; `traverse.rs`: `descendants` / `ancestors` of a
+// world and `iter_descendants` / `iter_ancestors` of a query, each bounded by the relationship's
+// holders, and `subtree`, the pre-order list `clone_entity_recursive` and `inspect_tree` walk, a
+// loop an error; `acyclic.rs` (feature `serde`): `find_relationship_cycle`, one linear pass over a
+// snapshot's relationship columns before any world adopts them), `persist.rs` (what persistence
+// reads: the allocator, storages and resources; with feature `serde`, `from_loaded_parts`, which
+// moves a loaded snapshot's storages in with `Transaction::adopt`, and `merge_loaded`), `observe/`
+// (`mod.rs`: `observe`, `unobserve`, the `IntoObserver` trait, the erased `ObserverRunner`,
+// observer errors; `dispatch.rs`: announcing departures, dispatching arrivals to hooks and
+// observers, applying their commands, the recursion limit; the transaction calls each step)
+
 mod catalog;
 mod change;
 mod clone;

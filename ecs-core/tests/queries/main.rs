@@ -10,3 +10,4 @@ mod query_model;
 mod query_one_expression;
 mod query_snippet;
 mod query_state;
+mod spellings;
