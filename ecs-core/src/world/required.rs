@@ -263,7 +263,7 @@ impl RequirementVisitor for AddRequired<'_> {
             .entry(self.entity)
             .or_default()
             .push(id);
-        world.transaction().insert(self.entity, value);
+        world.transaction().insert_required(self.entity, value);
         if R::REQUIRES {
             R::visit_requirements(self);
         }

@@ -102,6 +102,47 @@ fn every_path_adds_them_and_observers_see_them_arrive() -> Result<(), Error> {
     Ok(())
 }
 
+/// The components a type requires arrive in the same round as the type:
+/// when the observers of either run, the entity holds both, on every path.
+#[test]
+fn observers_of_a_type_see_its_requirements_in_place() -> Result<(), Error> {
+    /// Per arrival of a `Sprite` or of its required `Transform`, whether
+    /// the entity held the other one then.
+    #[derive(Default)]
+    struct Whole(Vec<(&'static str, bool)>);
+    let mut world = World::new();
+    world.insert_resource(Whole::default());
+    world.observe(
+        |trigger: OnAdd<Sprite>, transforms: Query<&Transform>, mut whole: ResMut<Whole>| {
+            let held = transforms.get(trigger.entity()).is_ok();
+            whole.0.push(("Sprite", held));
+        },
+    );
+    world.observe(
+        |trigger: OnAdd<Transform>, sprites: Query<&Sprite>, mut whole: ResMut<Whole>| {
+            let held = sprites.get(trigger.entity()).is_ok();
+            whole.0.push(("Transform", held));
+        },
+    );
+
+    world.spawn(Sprite);
+    let a = world.spawn(());
+    world.insert(a, Sprite)?;
+    let b = world.spawn(());
+    world.insert_bundle(b, (Sprite, Visibility::Hidden))?;
+    let c = world.spawn(());
+    world.view_mut::<Sprite>().insert(c, Sprite)?;
+    world.commands().spawn(Sprite);
+    assert!(world.flush().is_empty());
+    world.spawn_batch((0..2).map(|_| Sprite));
+
+    let whole = &world.resource::<Whole>()?.0;
+    // Seven sprites, each with its `Transform`: fourteen arrivals.
+    assert_eq!(whole.len(), 14, "{whole:?}");
+    assert!(whole.iter().all(|&(_, held)| held), "{whole:?}");
+    Ok(())
+}
+
 #[test]
 fn a_mark_leaves_with_its_component() -> Result<(), Error> {
     let mut world = World::new();

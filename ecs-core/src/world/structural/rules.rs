@@ -1,7 +1,9 @@
 //! The rules every spawn and insert passes, owned by the door: the target is
 //! alive, the relationships it carries keep their world a forest, the types'
-//! requirements form no cycle; then the change; then the components the new
-//! types require. A refused change leaves the world as it was. `World`,
+//! requirements form no cycle; then the change and the components the new
+//! types require, written together and dispatched once (`transaction.rs`),
+//! so hooks and observers see the entity whole. A refused change leaves the
+//! world as it was. `World`,
 //! `ViewMut` and, through them, handles and commands call these and nothing
 //! below them, so no caller can skip a rule.
 
@@ -21,9 +23,7 @@ impl Transaction<'_> {
         let world = self.into_world();
         world.check_bundle(None, &bundle)?;
         world.check_requirements::<B>()?;
-        let entity = world.transaction().spawn(bundle);
-        world.add_required::<B>(entity);
-        Ok(entity)
+        Ok(world.transaction().spawn(bundle))
     }
 
     /// Spawns one entity per bundle of `bundles`, appending their ids to
@@ -50,7 +50,6 @@ impl Transaction<'_> {
             spawned.reserve(bundles.size_hint().0);
             world.transaction().spawn_batch(bundles, spawned);
         }
-        world.add_required_each::<B>(spawned);
         Ok(())
     }
 
@@ -64,9 +63,7 @@ impl Transaction<'_> {
     ) -> Result<Option<T>, Error> {
         let world = self.into_world();
         check_insert(world, entity, &value)?;
-        let replaced = world.transaction().insert(entity, value);
-        world.add_required::<T>(entity);
-        Ok(replaced)
+        Ok(world.transaction().insert(entity, value))
     }
 
     /// [`try_insert`](Self::try_insert) into a storage found once for a loop
@@ -81,14 +78,15 @@ impl Transaction<'_> {
     ) -> Result<Option<T>, Error> {
         let world = self.into_world();
         check_insert(world, entity, &value)?;
-        let replaced = storage.insert(world, entity, value);
         if T::REQUIRES {
-            world.add_required::<T>(entity);
-            // The requirements' hooks may have run commands, and their
+            // The requirements arrive in the insert's own dispatch, through
+            // the world's path; their hooks may have run commands, and their
             // marks make structure hooked: the storage is found anew.
+            let replaced = world.transaction().insert(entity, value);
             *storage = TypedStorage::find(world);
+            return Ok(replaced);
         }
-        Ok(replaced)
+        Ok(storage.insert(world, entity, value))
     }
 
     /// Takes `T` away from `entity` and returns it, or says that `entity`
@@ -130,7 +128,6 @@ impl Transaction<'_> {
         world.check_bundle(Some(entity), &bundle)?;
         world.check_requirements::<B>()?;
         world.transaction().insert_bundle(entity, bundle);
-        world.add_required::<B>(entity);
         Ok(())
     }
 }

@@ -42,19 +42,25 @@ impl World {
 
 impl<'w> Transaction<'w> {
     /// The world this transaction changes, for the rules (`rules.rs`) that
-    /// check before a change and add requirements after it.
+    /// check before a change.
     #[inline]
     pub(super) fn into_world(self) -> &'w mut World {
         self.world
     }
 
-    /// Allocates an entity holding `bundle`.
+    /// Allocates an entity holding `bundle` and the components its types
+    /// require, all of them in place before any hook or observer hears of
+    /// one.
     #[inline]
     pub(in crate::world) fn spawn<B: Bundle>(self, bundle: B) -> Entity {
         self.world.dispatching(|world| {
-            let (bundles, mut structural) = world.split();
-            let info = bundles.of::<B>(structural.storages);
-            structural.spawn(info, bundle)
+            let entity = {
+                let (bundles, mut structural) = world.split();
+                let info = bundles.of::<B>(structural.storages);
+                structural.spawn(info, bundle)
+            };
+            world.add_required::<B>(entity);
+            entity
         })
     }
 
@@ -66,10 +72,14 @@ impl<'w> Transaction<'w> {
         bundles: impl Iterator<Item = B>,
         spawned: &mut Vec<Entity>,
     ) {
+        let first = spawned.len();
         self.world.dispatching(|world| {
-            let (infos, mut structural) = world.split();
-            let info = infos.of::<B>(structural.storages);
-            structural.spawn_many(info, bundles, spawned);
+            {
+                let (infos, mut structural) = world.split();
+                let info = infos.of::<B>(structural.storages);
+                structural.spawn_many(info, bundles, spawned);
+            }
+            world.add_required_each::<B>(&spawned[first..]);
         });
     }
 
@@ -127,6 +137,7 @@ impl<'w> Transaction<'w> {
         // SAFETY: `set` is the root of `id`'s storage in this world's
         // storages, which the funnel borrows (the caller's contract).
         let replaced = unsafe { guard.0.split().1.insert_into(id, set, entity, value) };
+        guard.0.add_required::<T>(entity);
         // The insert returned: the dispatch below is the one it needs, so
         // the guard's unwinding one must not run (forgetting a borrow leaks
         // nothing).
@@ -164,15 +175,34 @@ impl<'w> Transaction<'w> {
                 // contract); the hooks that ran since change no structure
                 // and cannot replace the world (they never hold `&mut
                 // World`), and storages never move while their world lives.
-                unsafe { world.split().1.insert_into(id, set, entity, value) }
+                let replaced = unsafe { world.split().1.insert_into(id, set, entity, value) };
+                world.add_required::<T>(entity);
+                replaced
             });
         }));
         world.apply_after(done, commands);
         replaced
     }
 
-    /// Gives the live `entity` every component of `bundle`; values it
-    /// replaces are dropped.
+    /// Gives the live `entity`, which holds no `T`, the required `value`,
+    /// its arrival recorded for hooks and observers but not dispatched: the
+    /// spawn or insert that required it dispatches once, when the entity is
+    /// whole, so the hooks and observers of each of its types see the
+    /// others in place (as bevy's bundle inserter does).
+    pub(in crate::world) fn insert_required<T: Component>(self, entity: Entity, value: T) {
+        let world = self.world;
+        if T::DECLARES_HOOKS {
+            world.component_hooks.sync(&world.data.storages);
+        }
+        let (id, set) = world.data.storages.register_root::<T>();
+        // SAFETY: `register_root` gave `set` as the root of `id`'s storage
+        // in this world's storages, which the funnel borrows.
+        let replaced = unsafe { world.split().1.insert_into(id, set, entity, value) };
+        debug_assert!(replaced.is_none(), "a requirement fills only a gap");
+    }
+
+    /// Gives the live `entity` every component of `bundle`, then those its
+    /// types require that it lacks; values it replaces are dropped.
     #[inline]
     pub(in crate::world) fn insert_bundle<B: Bundle>(self, entity: Entity, bundle: B) {
         let world = self.world;
@@ -189,9 +219,12 @@ impl<'w> Transaction<'w> {
             }
         }
         world.dispatching(|world| {
-            let (bundles, mut structural) = world.split();
-            let ids = &bundles.of::<B>(structural.storages).ids;
-            structural.insert_bundle(ids, bundle, entity);
+            {
+                let (bundles, mut structural) = world.split();
+                let ids = &bundles.of::<B>(structural.storages).ids;
+                structural.insert_bundle(ids, bundle, entity);
+            }
+            world.add_required::<B>(entity);
         });
     }
 
@@ -205,9 +238,12 @@ impl<'w> Transaction<'w> {
         let commands = world.announce_replacement(&ids, entity);
         let done = catch_unwind(AssertUnwindSafe(|| {
             world.dispatching(|world| {
-                let (bundles, mut structural) = world.split();
-                let ids = &bundles.of::<B>(structural.storages).ids;
-                structural.insert_bundle(ids, bundle, entity);
+                {
+                    let (bundles, mut structural) = world.split();
+                    let ids = &bundles.of::<B>(structural.storages).ids;
+                    structural.insert_bundle(ids, bundle, entity);
+                }
+                world.add_required::<B>(entity);
             });
         }));
         world.apply_after(done, commands);
