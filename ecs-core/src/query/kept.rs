@@ -1,12 +1,14 @@
 //! The matches a world keeps for the queries built by its own methods
-//! (`World::query`, `World::query_filtered`), one entry per query type, so
-//! a query written by hand every frame walks its runs as a prepared one
-//! does instead of probing every candidate again.
+//! (`World::query`, `World::query_filtered`, `World::query_ref`) and for
+//! every query narrowed by `.filter()`, one entry per query type, so a query
+//! written by hand every frame walks its runs as a prepared one does instead
+//! of probing every candidate again.
 
 use core::any::TypeId;
+use core::cell::UnsafeCell;
 use core::hash::BuildHasherDefault;
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::util::TypeIdHasher;
 use crate::view::{ViewMode, WorldView};
@@ -15,8 +17,11 @@ use super::Query;
 use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::matches::{MatchStats, Matches};
+use super::plan::{driver, refresh};
 
-/// Per query type `(Q, F)`, the matches its last use over this world found.
+/// Per query type `(Q, F)`, the matches its last use over this world found:
+/// the one cache that `World::query`, `query_filtered`, `query_ref`, and
+/// `.filter()` / `.with()` / `.without()` on any of them reach.
 ///
 /// Keyed by `typeid::of::<(Q, F)>()`, the id of the type with every lifetime
 /// made `'static`: two query types that differ only in lifetimes share one
@@ -24,13 +29,31 @@ use super::matches::{MatchStats, Matches};
 /// same code, so they search alike and may share an entry; any two that
 /// differ otherwise have different ids.
 ///
-/// Invariant: the entry under a query type's key was only ever searched by
-/// queries of that type (up to lifetimes) over the one world that owns this
-/// table, which is what [`Query::planned_with`] needs to walk it.
+/// Entries sit behind a lock so that queries built through a shared borrow
+/// of the world (`query_ref`, possibly on several threads) reach them too;
+/// each is boxed, so it stays where it is while the table grows, and none is
+/// removed while the table lives.
+///
+/// Invariants:
+/// - the entry under a query type's key was only ever searched by queries
+///   of that type (up to lifetimes) over the one world that owns this table,
+///   which is what [`Query::walking`] needs to walk it;
+/// - an entry exists only for a query type whose fetch passed its access
+///   check ([`Query::check_access`], which depends on the fetch alone);
+/// - an entry is written only while the lock is held, and only when it is
+///   not current. Every reference to an entry's matches was handed out while
+///   the entry was current, and lives no longer than the borrow of the world
+///   its query holds; an entry stops being current only when a storage its
+///   query requires changes structure, which takes `&mut World` and so ends
+///   every such borrow. So no reference to an entry is alive when it is
+///   written.
 #[derive(Default)]
 pub(crate) struct KeptMatches {
-    by_query: HashMap<TypeId, Matches, BuildHasherDefault<TypeIdHasher>>,
+    by_query: Mutex<Table>,
 }
+
+/// Per query type, its boxed entry.
+type Table = HashMap<TypeId, Box<UnsafeCell<Matches>>, BuildHasherDefault<TypeIdHasher>>;
 
 impl KeptMatches {
     /// The query `Q` filtered by `F` over `view`, walking the matches kept
@@ -44,7 +67,7 @@ impl KeptMatches {
     /// `view` borrows the world that owns this table, and every call on this
     /// table is given a view of that same world.
     #[inline]
-    pub(crate) unsafe fn query<'w, Q, F, M>(&'w mut self, view: WorldView<'w, M>) -> Query<'w, Q, F>
+    pub(crate) unsafe fn query<'w, Q, F, M>(&'w self, view: WorldView<'w, M>) -> Query<'w, Q, F>
     where
         Q: QueryData,
         F: QueryFilter,
@@ -52,27 +75,92 @@ impl KeptMatches {
     {
         // The check depends on the query type alone: made when its entry is,
         // and an entry is only made once the check passed.
-        let matches = match self.by_query.entry(typeid::of::<(Q, F)>()) {
-            Entry::Occupied(entry) => entry.into_mut(),
-            Entry::Vacant(entry) => {
-                Query::<Q, F>::check_access();
-                entry.insert(Matches::default())
-            }
-        };
+        let made = self.lock().contains_key(&typeid::of::<(Q, F)>());
+        if !made {
+            Query::<Q, F>::check_access();
+        }
         let shared = view.as_shared();
         let (data, filter) = (Q::state(view), F::state(shared));
-        // SAFETY: the entry is keyed by `(Q, F)` up to lifetimes, so only
-        // queries that search as this `Q` and `F` do searched it, and every one over the world that owns
-        // this table (this function's contract), which `view` borrows.
-        unsafe { Query::planned_with(shared, data, filter, matches) }
+        // SAFETY: `view` borrows this table's world (this function's
+        // contract); `Q` passed its access check, now or when its entry
+        // was made.
+        unsafe { self.walk(shared, data, filter) }
+    }
+
+    /// A query over states built already, walking the matches kept for
+    /// `(Q, F)`, made if new and searched again if not current.
+    ///
+    /// # Safety
+    /// `view` borrows the world that owns this table, the states were built
+    /// from it, and `Q` passed its access check ([`Query::check_access`]).
+    #[inline]
+    pub(super) unsafe fn walk<'w, Q: QueryData, F: QueryFilter>(
+        &'w self,
+        view: WorldView<'w>,
+        data: Q::State<'w>,
+        filter: F::State<'w>,
+    ) -> Query<'w, Q, F> {
+        let Some(driver) = driver::<Q, F>(&data, &filter) else {
+            // Every live entity is a candidate: nothing to keep.
+            let mut query = Query::planned(view, data, filter);
+            query.kept = Some(self);
+            return query;
+        };
+        let mut table = self.lock();
+        let cell: *const UnsafeCell<Matches> = &**table.entry(typeid::of::<(Q, F)>()).or_default();
+        // SAFETY: the entry is boxed and never removed while the table lives,
+        // which is while the world lives, and the world outlives `'w`.
+        let cell: &'w UnsafeCell<Matches> = unsafe { &*cell };
+        // SAFETY: reading: the lock is held, and a write takes it.
+        if !unsafe { &*cell.get() }.is_current::<Q, F>(&data, &filter) {
+            // SAFETY: the lock is held; only queries of `(Q, F)` over this
+            // world searched the entry (the first invariant, kept by this
+            // key), and as it is not current no reference to it is alive
+            // (the third), so the search writes what nobody reads.
+            let matches = unsafe { &mut *cell.get() };
+            refresh::<Q, F>(view, &data, &filter, driver, matches);
+        }
+        drop(table);
+        // SAFETY: current now, it is written again only once a structural
+        // change has ended `'w` (the third invariant).
+        let matches: &'w Matches = unsafe { &*cell.get() };
+        // SAFETY: the matches were searched only by `(Q, F)` over the world
+        // `view` borrows, are current for these states, with runs of its
+        // driver `driver`.
+        let mut query = unsafe { Query::walking(view, data, filter, driver.entities, matches) };
+        query.kept = Some(self);
+        query
+    }
+
+    /// The table, locked. A poisoned lock only means another thread
+    /// panicked while holding it: an entry is written by one search, which
+    /// leaves it unsearched (never current) if it panics part-way, so every
+    /// entry stays valid.
+    fn lock(&self) -> MutexGuard<'_, Table> {
+        self.by_query.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
+impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
+    /// This query, narrowed by `.filter()` through `kept`, the table of the
+    /// world it reads (a prepared query walks its own matches, and what it
+    /// is narrowed to walks the world's).
+    ///
+    /// # Safety
+    /// `kept` is the table of the world this query's view borrows.
+    #[inline]
+    pub(crate) unsafe fn keeping(mut self, kept: &'w KeptMatches) -> Self {
+        self.kept = Some(kept);
+        self
+    }
 
-impl<Q: QueryData, F: QueryFilter> Query<'_, Q, F> {
-    /// What the matches this query walks hold: for a query of a system, of a
-    /// [`QueryState`](super::QueryState) or of [`World::query`](crate::World::query),
-    /// the runs kept from its last search; `None` for one that plans afresh
-    /// (a read-only `query_ref`, or after [`filter`](Self::filter) added to it).
+    /// What the matches this query walks hold: the runs kept from its last
+    /// search, for a query of a system or of a [`QueryState`](super::QueryState)
+    /// (its own), and for one built by [`World::query`](crate::World::query),
+    /// `query_filtered` or `query_ref`, or narrowed by [`filter`](Self::filter),
+    /// `with` or `without` (the world's, one entry per query type). `None`
+    /// for a query that requires no component, which walks every live entity
+    /// and keeps nothing, and for a system's query narrowed by `filter`,
+    /// which plans afresh.
     ///
     /// ```
     /// use ecs_core::prelude::*;

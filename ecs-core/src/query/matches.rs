@@ -162,6 +162,9 @@ impl Matches {
         driver: &[Entity],
         known_aligned: usize,
     ) {
+        // Not current until the search ends: one that unwinds part-way
+        // leaves matches that are searched again, never walked.
+        self.found = false;
         self.versions.clear();
         let versions = &mut self.versions;
         let mut record = |required: Required<'_>| versions.push(Version::of(&required));

@@ -227,21 +227,13 @@ pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
     /// A prepared query's cached runs of the driver, current for these
     /// states: walks take them instead of the plan's chunks.
     matches: Option<&'w Matches>,
+    /// The table of matches of the world this query reads, for a query
+    /// built from the world's own methods: what `.filter()` narrows it to
+    /// walks the matches kept there for the narrower type.
+    kept: Option<&'w KeptMatches>,
 }
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
-    /// Checks `Q`'s access and captures the storages it and `F` use.
-    ///
-    /// Crate-private: views are `Copy`, so two queries built from copies of
-    /// one exclusive view could write the same data; the world's methods build
-    /// one query per borrow.
-    #[inline]
-    pub(crate) fn new<M: ViewMode>(view: WorldView<'w, M>) -> Self {
-        Self::check_access();
-        let shared = view.as_shared();
-        Self::planned(shared, Q::state(view), F::state(shared))
-    }
-
     /// A query over storages found beforehand, without any lookup by type or
     /// access check, walking the cached `matches` (searched again first if
     /// a storage it requires changed structure).
@@ -339,7 +331,14 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// ```
     pub fn filter<G: QueryFilter>(self) -> Query<'w, Q, (F, G)> {
         // The new filter may bring a smaller storage, which then drives.
-        Query::planned(self.view, self.data, (self.filter, G::state(self.view)))
+        let filter = (self.filter, G::state(self.view));
+        match self.kept {
+            // SAFETY: `kept` is the table of the world `self.view` borrows,
+            // whose states these are, and `Q` passed its access check when
+            // this query was built.
+            Some(kept) => unsafe { kept.walk(self.view, self.data, filter) },
+            None => Query::planned(self.view, self.data, filter),
+        }
     }
 
     /// The candidates of one walk: the cached runs of a prepared query, or

@@ -45,6 +45,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
             filter,
             plan,
             matches: None,
+            kept: None,
         }
     }
 
@@ -61,24 +62,64 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         filter: F::State<'w>,
         matches: &'w mut Matches,
     ) -> Self {
-        let Some(driver) = driver::<Q, F>(&data, &filter) else {
-            return Self::planned(view, data, filter);
-        };
-        if !matches.is_current::<Q, F>(&data, &filter) {
-            let known = known_aligned::<Q, F>(view, &data, &filter, driver);
-            matches.find::<Q, F>(&data, &filter, driver.entities, known);
+        match driver::<Q, F>(&data, &filter) {
+            Some(driver) => {
+                refresh::<Q, F>(view, &data, &filter, driver, matches);
+                // SAFETY: `matches` was searched only by this `Q` and `F`
+                // over this world (this function's contract) and is current
+                // for these states now, with runs of `driver`.
+                unsafe { Self::walking(view, data, filter, driver.entities, matches) }
+            }
+            None => Self::planned(view, data, filter),
         }
+    }
+
+    /// A query over the given states that walks `matches`.
+    ///
+    /// # Safety
+    /// `matches` was only ever searched by queries of this `Q` and `F` over
+    /// the world `view` borrows, is current for `data` and `filter` (no
+    /// storage they require changed structure since its last search), and
+    /// its runs are of `driver`, the query's driving storage.
+    #[inline]
+    pub(super) unsafe fn walking(
+        view: WorldView<'w>,
+        data: Q::State<'w>,
+        filter: F::State<'w>,
+        driver: &'w [Entity],
+        matches: &'w Matches,
+    ) -> Self {
         Query {
             view,
             data,
             filter,
             // Walks take the runs; nothing reads the plan's prefix.
             plan: Plan {
-                driver: Some(driver.entities),
+                driver: Some(driver),
                 known_aligned: 0,
             },
             matches: Some(matches),
+            kept: None,
         }
+    }
+}
+
+/// Searches `matches` again when a storage the query requires changed
+/// structure since its last search; `driver` is the query's driving storage.
+///
+/// The caller keeps the contract of [`Query::planned_with`]: `matches` was
+/// only searched by this `Q` and `F` over the world `view` borrows.
+#[inline]
+pub(super) fn refresh<'w, Q: QueryData, F: QueryFilter>(
+    view: WorldView<'w>,
+    data: &Q::State<'w>,
+    filter: &F::State<'w>,
+    driver: Required<'w>,
+    matches: &mut Matches,
+) {
+    if !matches.is_current::<Q, F>(data, filter) {
+        let known = known_aligned::<Q, F>(view, data, filter, driver);
+        matches.find::<Q, F>(data, filter, driver.entities, known);
     }
 }
 
@@ -108,7 +149,7 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
 /// storages of the same lengths give the same choice); none when the query
 /// requires no storage.
 #[inline]
-fn driver<'w, Q: QueryData, F: QueryFilter>(
+pub(super) fn driver<'w, Q: QueryData, F: QueryFilter>(
     data: &Q::State<'w>,
     filter: &F::State<'w>,
 ) -> Option<Required<'w>> {

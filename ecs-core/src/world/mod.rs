@@ -632,12 +632,6 @@ impl World {
         WorldView::shared(&self.data)
     }
 
-    /// A view that may write component data, for queries.
-    #[inline]
-    pub(crate) fn data_view_mut(&mut self) -> WorldView<'_, Exclusive> {
-        WorldView::exclusive(&mut self.data)
-    }
-
     /// A view that may write, from a shared borrow, for systems running at
     /// once; `ticks` are the running system's.
     ///

@@ -82,7 +82,9 @@ impl World {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn query_ref<Q: ReadOnlyQueryData>(&self) -> Query<'_, Q> {
-        Query::new(self.data_view())
+        // SAFETY: the table is this world's own, and the view borrows this
+        // world's data, as every call on the table does.
+        unsafe { self.kept_matches.query(self.data_view()) }
     }
 
     /// A query over every entity that holds what `Q` fetches, prepared to
@@ -174,7 +176,12 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
     #[inline]
     #[track_caller]
     pub fn query_mut<'w>(&'w mut self, world: &'w mut World) -> Query<'w, Q, F> {
-        self.query_in(world.data_view_mut())
+        let World {
+            data, kept_matches, ..
+        } = world;
+        let query = self.query_in(WorldView::exclusive(data));
+        // SAFETY: the table is the world's whose data the view borrows.
+        unsafe { query.keeping(kept_matches) }
     }
 
     /// Iterates the matches in `world` with their full items, `&mut T`
@@ -231,7 +238,9 @@ impl<Q: ReadOnlyQueryData, F: QueryFilter> QueryState<Q, F> {
     #[inline]
     #[track_caller]
     pub fn query<'w>(&'w mut self, world: &'w World) -> Query<'w, Q, F> {
-        self.query_in(world.data_view())
+        let query = self.query_in(world.data_view());
+        // SAFETY: the table is the world's whose data the view borrows.
+        unsafe { query.keeping(&world.kept_matches) }
     }
 
     /// Iterates the matches in `world`, through a shared borrow:

@@ -1,5 +1,6 @@
-//! The matches a world keeps for `World::query` and `World::query_filtered`:
-//! a query written by hand each frame searches once while the structure
+//! The matches a world keeps for `World::query`, `query_filtered`,
+//! `query_ref` and the queries `.filter()` narrows them to: a query written
+//! by hand each frame searches once while the structure
 //! holds, searches again when a storage it requires changes, and answers as
 //! a fresh search would on every path. Small enough for miri:
 //!
@@ -71,7 +72,20 @@ fn each_query_type_keeps_its_own_matches() {
     let filtered = world.query_filtered::<&A, With<Tag>>();
     assert_eq!(filtered.iter().count(), 8);
     assert_eq!(filtered.match_stats().map(|s| s.searches), Some(1));
-    assert_eq!(world.query::<&A>().with::<Tag>().match_stats(), None);
+    // Narrowed by `.with()`, a query keeps matches under its final type,
+    // searched once and found again by the next narrowing.
+    for _ in 0..2 {
+        let narrowed = world.query::<&A>().with::<Tag>();
+        assert_eq!(narrowed.iter().count(), 8);
+        assert_eq!(narrowed.match_stats().map(|s| s.searches), Some(1));
+    }
+    // A read-only query through a shared borrow reaches the same entry as
+    // `query` of the same type: no search of its own.
+    let shared = world.query_ref::<&A>();
+    assert_eq!(
+        shared.match_stats().map(|s| (s.matched, s.searches)),
+        Some((30, 1))
+    );
 }
 
 /// Each `(A, B)` match's values, by entity.
@@ -149,5 +163,44 @@ fn a_conflicting_query_panics_on_every_call() {
             world.query::<(&mut B, &B)>().for_each(|_| {});
         }));
         assert!(result.is_err(), "&mut B beside &B is refused each time");
+    }
+}
+
+/// Queries through shared borrows, on two threads at once, read entries of
+/// the world's table while other query types add entries beside them (the
+/// table grows; each entry stays put) and while copies of one query are
+/// narrowed again and again; after a structural change every entry is
+/// searched again before it is walked.
+#[test]
+fn shared_queries_read_the_table_from_several_threads() {
+    let (mut world, ids) = world_of(12);
+    for round in 0..2 {
+        let mut fresh = world.query_state::<&B>();
+        let expected: u32 = fresh.iter(&world).map(|b| b.0).sum();
+        let shared = &world;
+        let sums: Vec<u32> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..2)
+                .map(|_| {
+                    scope.spawn(move || {
+                        let all = shared.query_ref::<&B>();
+                        // Other types' entries arrive while `all` walks its own.
+                        let tagged = shared.query_ref::<(&A, &B)>().with::<Tag>();
+                        let narrowed = all.filter::<With<A>>().without::<Tag>();
+                        let sum: u32 = all.iter().map(|b| b.0).sum();
+                        let rest: u32 = narrowed.iter().map(|b| b.0).sum();
+                        let tags: u32 = tagged.iter().map(|(_, b)| b.0).sum();
+                        assert_eq!(rest + tags, sum);
+                        sum
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        assert_eq!(sums, [expected; 2], "round {round}");
+        // Structure changes between rounds: every entry is stale until searched.
+        if round == 0 {
+            world.insert(ids[0], Tag).expect("alive");
+            world.despawn(ids[5]).expect("alive");
+        }
     }
 }
