@@ -14,6 +14,7 @@
 //!
 //! `ECS_MODEL_CASES` sets the number of generated cases (default 64).
 
+#[cfg(feature = "parallel")]
 use std::sync::Mutex;
 
 use ecs_core::prelude::*;
@@ -145,6 +146,7 @@ macro_rules! shape {
                         self.schedule.run(world).expect("the system runs");
                         core::mem::take(&mut world.resource_mut::<Seen>().expect("inserted").0)
                     }));
+                    #[cfg(feature = "parallel")]
                     answers.push(("par_for_each", {
                         let rows = Mutex::new(Vec::new());
                         world
