@@ -230,6 +230,13 @@ run_layout "4. git dependency (file://, the working tree's scratch commit)" "$ws
 # (cargo's local overlay registry), which takes only crates that may be published.
 # `--allow-dirty`: this checks the packages, it publishes nothing. Cargo's warnings that
 # ecs-core's tests are not packaged (they need ecs-testkit, which is not published) are expected.
+# Cargo takes a registry crate of a given name and version as unchanging: it reuses the copy it
+# unpacked into its home (under a directory named for the overlay's path, one starting with `-`)
+# and the build it fingerprinted by version alone. A second run from the same checkout would
+# verify ecs-inspector against the ecs-core of the first. Both are removed for our own crates
+# (crates.io's are not touched); the builds of this run's layouts are done by now.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ecs-{derive,core,inspector}-* \
+    "$CARGO_TARGET_DIR"/debug/.fingerprint/ecs-{derive,core,inspector}-*
 start=$EPOCHREALTIME
 cargo_cached package -p ecs-derive -p ecs-core -p ecs-inspector --allow-dirty || fail "cargo package"
 echo "cargo package -p ecs-derive -p ecs-core -p ecs-inspector: packaged and verified in $(since "$start") s"

@@ -97,6 +97,7 @@ extern crate self as ecs_core;
 // (`tests/world/layers.rs` checks this; ARCHITECTURE.md draws it):
 //
 //   1. util                      panic collection, short names, TypeId hashing, macros
+//      tuning                    the numbers the library tunes itself by
 //   2. entity, change, component ids and the allocator; change ticks and `Mut`;
 //                                Component, ids, info, masks
 //      observer                  observer ids, triggers, the index by event
@@ -114,7 +115,8 @@ extern crate self as ecs_core;
 //                                (saved, restored, hashed) and snapshots (feature `serde`)
 //  10. system                    params, function / exclusive / `System` systems, access
 //  11. schedule                  stages, ordering, the executor, stats, explain
-//  12. prelude                   the one import a game needs
+//  12. diagnostics, prelude      what a world, query or schedule reports about itself;
+//                                the one import a game needs
 mod util;
 
 pub mod tuning;

@@ -65,8 +65,9 @@
 // `QueryData::record_shifts` reports it, kept by a prepared query while the structural version
 // (reorders, length) of every storage it requires is unchanged, and walked by `fold_runs` and the
 // iterator's run cursor with the shifts put back by `replay_shifts`, no lookup; `MatchStats`),
-// matches kept per query type for the world's own `query` / `query_filtered` (`kept.rs`:
-// `KeptMatches`, keyed by the query type with lifetimes erased, and `Query::match_stats`)
+// matches kept per query type for the world's own `query` / `query_filtered` / `query_ref` and
+// what `.filter()` narrows them to (`kept.rs`: `KeptMatches`, keyed by the query type with
+// lifetimes erased, behind a lock, each entry boxed; and `Query::match_stats`)
 
 mod changed;
 mod chunk;
