@@ -1,6 +1,7 @@
 //! The matches a world keeps for the queries built by its own methods
 //! (`World::query`, `World::query_filtered`, `World::query_ref`) and for
-//! every query narrowed by `.filter()`, one entry per query type, so a query
+//! every query narrowed by `.filter()` (a system's and a `QueryState`'s
+//! included), one entry per query type, so a query
 //! written by hand every frame walks its runs as a prepared one does instead
 //! of probing every candidate again.
 
@@ -157,10 +158,9 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// search, for a query of a system or of a [`QueryState`](super::QueryState)
     /// (its own), and for one built by [`World::query`](crate::World::query),
     /// `query_filtered` or `query_ref`, or narrowed by [`filter`](Self::filter),
-    /// `with` or `without` (the world's, one entry per query type). `None`
-    /// for a query that requires no component, which walks every live entity
-    /// and keeps nothing, and for a system's query narrowed by `filter`,
-    /// which plans afresh.
+    /// `with` or `without`, wherever it was built (the world's, one entry per
+    /// query type). `None` for a query that requires no component, which walks every live entity
+    /// and keeps nothing.
     ///
     /// ```
     /// use ecs_core::prelude::*;

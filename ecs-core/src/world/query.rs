@@ -2,7 +2,9 @@
 //! and prepared ones: `query_state`, `query_state_filtered`, and the
 //! methods of [`QueryState`] that take the world.
 
-use crate::query::{Query, QueryData, QueryFilter, QueryIter, QueryState, ReadOnlyQueryData};
+use crate::query::{
+    KeptMatches, Query, QueryData, QueryFilter, QueryIter, QueryState, ReadOnlyQueryData,
+};
 use crate::view::WorldView;
 
 use super::World;
@@ -137,6 +139,14 @@ impl World {
     /// ```
     pub fn query_state_filtered<Q: QueryData, F: QueryFilter>(&self) -> QueryState<Q, F> {
         QueryState::new(self.data_view())
+    }
+}
+
+impl World {
+    /// The matches this world keeps per query type, for queries built
+    /// elsewhere (a system's) to narrow into.
+    pub(crate) fn kept_matches(&self) -> &KeptMatches {
+        &self.kept_matches
     }
 }
 

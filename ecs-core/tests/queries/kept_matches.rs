@@ -204,3 +204,33 @@ fn shared_queries_read_the_table_from_several_threads() {
         }
     }
 }
+
+/// A system's query narrowed by `.with()` walks the world's entry for the
+/// narrower type: the same one `World::query` then finds, searched once.
+#[test]
+fn a_system_narrowing_its_query_reaches_the_world_s_matches() {
+    #[derive(Default)]
+    struct Seen(Option<ecs_core::diagnostics::MatchStats>, usize);
+    fn narrow(query: Query<&A>, mut seen: ResMut<Seen>) {
+        let tagged = query.with::<Tag>();
+        seen.0 = tagged.match_stats();
+        seen.1 = tagged.iter().count();
+    }
+    let (mut world, _) = world_of(30);
+    world.insert_resource(Seen::default());
+    let mut schedule = Schedule::new();
+    schedule
+        .add_system(Stage::Update, narrow)
+        .expect("no conflict");
+    schedule.run(&mut world).expect("the system runs");
+    schedule.run(&mut world).expect("the system runs");
+    let seen = world.resource::<Seen>().expect("inserted");
+    assert_eq!(seen.1, 8);
+    assert_eq!(seen.0.map(|s| (s.matched, s.searches)), Some((8, 1)));
+    let stats = world.query::<&A>().with::<Tag>().match_stats();
+    assert_eq!(
+        stats.map(|s| s.searches),
+        Some(1),
+        "the system's search is the world's"
+    );
+}

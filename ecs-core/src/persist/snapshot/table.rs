@@ -93,14 +93,13 @@ impl SnapshotTable {
             pack: pack_column::<T>,
             unpack: packed::unpack::<T>,
         };
-        match self.by_name.get(name) {
-            Some(&Named::Component(at)) => self.components[at] = entry,
-            _ => {
-                let at = self.components.len();
-                self.by_name.insert(name, Named::Component(at));
-                self.components.push(entry);
-            }
-        }
+        put(
+            &mut self.by_name,
+            &mut self.components,
+            name,
+            entry,
+            Named::Component,
+        );
     }
 
     /// Writes and reads resource type `R` under `name`, likewise.
@@ -113,14 +112,13 @@ impl SnapshotTable {
             save: save_resource::<R>,
             load: load_resource::<R>,
         };
-        match self.by_name.get(name) {
-            Some(&Named::Resource(at)) => self.resources[at] = entry,
-            _ => {
-                let at = self.resources.len();
-                self.by_name.insert(name, Named::Resource(at));
-                self.resources.push(entry);
-            }
-        }
+        put(
+            &mut self.by_name,
+            &mut self.resources,
+            name,
+            entry,
+            Named::Resource,
+        );
     }
 
     /// What `name` stands for, if anything.
@@ -134,6 +132,25 @@ impl SnapshotTable {
 
     pub(super) fn resources(&self) -> &[ResourceEntry] {
         &self.resources
+    }
+}
+
+/// Puts `entry` under `name` in `entries`, replacing the entry the name
+/// has (the registry keeps each name to one type, so of the same kind), or
+/// appending it; `kind` says which list a position is in.
+fn put<E>(
+    by_name: &mut HashMap<&'static str, Named>,
+    entries: &mut Vec<E>,
+    name: &'static str,
+    entry: E,
+    kind: fn(usize) -> Named,
+) {
+    match by_name.get(name) {
+        Some(&Named::Component(at) | &Named::Resource(at)) => entries[at] = entry,
+        None => {
+            by_name.insert(name, kind(entries.len()));
+            entries.push(entry);
+        }
     }
 }
 
