@@ -132,8 +132,10 @@ impl PersistRegistry {
     #[must_use = "a registration does nothing until given a capability, such as `.rollback()`"]
     #[track_caller]
     pub fn register<T: Component>(&mut self, name: &'static str) -> ComponentRegistration<'_, T> {
-        self.try_register::<T>(name)
-            .unwrap_or_else(|error| panic!("{error}"))
+        match self.try_register::<T>(name) {
+            Ok(registration) => registration,
+            Err(error) => panic!("{error}"),
+        }
     }
 
     /// Registers component type `T` under `name`, or says why not:
@@ -206,8 +208,10 @@ impl PersistRegistry {
         &mut self,
         name: &'static str,
     ) -> ResourceRegistration<'_, R> {
-        self.try_register_resource::<R>(name)
-            .unwrap_or_else(|error| panic!("{error}"))
+        match self.try_register_resource::<R>(name) {
+            Ok(registration) => registration,
+            Err(error) => panic!("{error}"),
+        }
     }
 
     /// Registers resource type `R` under `name`, or says why not.
@@ -270,8 +274,10 @@ impl PersistRegistry {
         name: &'static str,
         target_name: &'static str,
     ) -> RelationshipRegistration<'_, R> {
-        self.try_register_relationship::<R>(name, target_name)
-            .unwrap_or_else(|error| panic!("{error}"))
+        match self.try_register_relationship::<R>(name, target_name) {
+            Ok(registration) => registration,
+            Err(error) => panic!("{error}"),
+        }
     }
 
     /// Registers both sides of the relationship `R`, or says why not,
