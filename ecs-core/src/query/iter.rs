@@ -6,10 +6,10 @@ use core::ops::Range;
 
 use crate::entity::{AliveIter, Entity};
 
+use super::cache::{Matches, fold_runs};
 use super::chunk::{CHUNK_BITS, SetBits};
 use super::data::QueryData;
 use super::filter::QueryFilter;
-use super::matches::{Matches, fold_runs};
 use super::probe::{Seat, passes_aligned, passes_aligned_chunk, probe};
 
 /// How many candidates share one alignment check.

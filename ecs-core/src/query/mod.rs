@@ -60,15 +60,16 @@
 // `get_many_mut`, which refuses a repeated id before probing), prepared queries (`state.rs`:
 // `QueryState`, the storages a query uses found once and kept between frames, as `StorageRoot`s,
 // refreshed when the world registers a type; `Prepared`, the same apart from the query's type,
-// which a system's `Query` param keeps), cached matches (`matches.rs`: `Matches`, the runs of the
+// which a system's `Query` param keeps), cached matches (`cache/matches.rs`: `Matches`, the runs of the
 // driving storage where every fetched column holds its entities, with each column's shift as
 // `QueryData::record_shifts` reports it, kept by a prepared query while the structural version
 // (reorders, length) of every storage it requires is unchanged, and walked by `fold_runs` and the
 // iterator's run cursor with the shifts put back by `replay_shifts`, no lookup; `MatchStats`),
 // matches kept per query type for the world's own `query` / `query_filtered` / `query_ref` and
-// what `.filter()` narrows them to (`kept.rs`: `KeptMatches`, keyed by the query type with
+// what `.filter()` narrows them to (`cache/kept.rs`: `KeptMatches`, keyed by the query type with
 // lifetimes erased, behind a lock, each entry boxed; and `Query::match_stats`)
 
+mod cache;
 mod changed;
 mod chunk;
 mod column;
@@ -76,13 +77,10 @@ mod component_fetch;
 mod data;
 mod filter;
 mod iter;
-mod kept;
 mod many;
-mod matches;
 mod mut_column;
 #[cfg(feature = "parallel")]
 mod par;
-mod plan;
 mod probe;
 mod read_only;
 mod slices;
@@ -92,17 +90,16 @@ mod world_query;
 
 use core::any::type_name;
 
+pub(crate) use cache::KeptMatches;
+use cache::{Matches, Plan};
 use iter::Candidates;
-pub(crate) use kept::KeptMatches;
-use matches::Matches;
-use plan::Plan;
 use probe::{Seat, probe};
 
+pub use cache::MatchStats;
 pub use changed::{Added, Changed};
 pub use data::{QueryData, ReadOnlyQueryData};
 pub use filter::{Or, QueryFilter, With, Without};
 pub use iter::QueryIter;
-pub use matches::MatchStats;
 pub use read_only::ReadOnlyQuery;
 pub use slices::SliceQueryData;
 pub use state::QueryState;

@@ -7,10 +7,10 @@ use rayon::prelude::*;
 use crate::entity::Entity;
 
 use super::Query;
+use super::cache::fold_runs;
 use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::iter::{Candidates, fold_dense};
-use super::matches::fold_runs;
 use super::probe::{Seat, probe};
 
 /// The fewest candidates a part is cut down to.

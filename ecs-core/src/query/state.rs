@@ -8,9 +8,9 @@ use core::marker::PhantomData;
 use crate::view::{ViewMode, WorldId, WorldView};
 
 use super::Query;
+use super::cache::{MatchStats, Matches};
 use super::data::QueryData;
 use super::filter::QueryFilter;
-use super::matches::{MatchStats, Matches};
 
 /// A query prepared once and used every frame: the storages it fetches and
 /// filters on are found when it is made, and kept, so using it again builds

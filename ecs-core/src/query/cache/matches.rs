@@ -7,10 +7,10 @@ use core::ops::Range;
 
 use crate::entity::Entity;
 
-use super::column::Required;
-use super::data::QueryData;
-use super::filter::QueryFilter;
-use super::iter::CHUNK;
+use crate::query::column::Required;
+use crate::query::data::QueryData;
+use crate::query::filter::QueryFilter;
+use crate::query::iter::CHUNK;
 
 /// One stretch of the driver's positions, `start..end`, over which every
 /// column of the fetch holds the driver's entities, each at one shift (the
@@ -92,7 +92,7 @@ pub(crate) struct Matches {
 /// What a prepared query's cached matches hold, for a reader who wants to
 /// know why a loop is fast or slow.
 ///
-/// Read with [`QueryState::match_stats`](super::QueryState::match_stats).
+/// Read with [`QueryState::match_stats`](crate::query::QueryState::match_stats).
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -318,7 +318,7 @@ pub(crate) unsafe fn fold_runs<'q, Q: QueryData, F: QueryFilter, B>(
         // world borrowed while items live, and items of distinct entities
         // may be live at once (the caller's contract).
         acc = unsafe {
-            super::iter::fold_aligned::<Q, F, B>(&state, filter, driver, range, acc, &mut g)
+            crate::query::iter::fold_aligned::<Q, F, B>(&state, filter, driver, range, acc, &mut g)
         };
     }
     acc

@@ -4,12 +4,12 @@ use crate::entity::Entity;
 use crate::group::GroupSpan;
 use crate::view::WorldView;
 
-use super::Query;
-use super::column::Required;
-use super::data::QueryData;
-use super::filter::QueryFilter;
-use super::iter::Candidates;
 use super::matches::Matches;
+use crate::query::Query;
+use crate::query::column::Required;
+use crate::query::data::QueryData;
+use crate::query::filter::QueryFilter;
+use crate::query::iter::Candidates;
 
 /// Where a query's iteration starts, worked out once when the query is built
 /// (its storages cannot change while it lives).
@@ -17,7 +17,7 @@ use super::matches::Matches;
 pub(crate) struct Plan<'w> {
     /// The dense entities of the smallest storage every match is in; none when
     /// the query requires no storage and walks every live entity.
-    pub(super) driver: Option<&'w [Entity]>,
+    pub(in crate::query) driver: Option<&'w [Entity]>,
     /// Leading positions of the driver known to be aligned for the fetch, from
     /// a group or the world's alignment cache, and never past its shortest column.
     known_aligned: usize,
@@ -37,7 +37,11 @@ impl<'w> Plan<'w> {
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// A query over the given states, with its plan.
     #[inline]
-    pub(super) fn planned(view: WorldView<'w>, data: Q::State<'w>, filter: F::State<'w>) -> Self {
+    pub(in crate::query) fn planned(
+        view: WorldView<'w>,
+        data: Q::State<'w>,
+        filter: F::State<'w>,
+    ) -> Self {
         let plan = plan::<Q, F>(view, &data, &filter);
         Query {
             view,
@@ -56,7 +60,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// `matches` was only ever searched by queries of this `Q` and `F` over
     /// the world `view` borrows (a prepared query's own).
     #[inline]
-    pub(super) unsafe fn planned_with(
+    pub(in crate::query) unsafe fn planned_with(
         view: WorldView<'w>,
         data: Q::State<'w>,
         filter: F::State<'w>,
@@ -82,7 +86,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// storage they require changed structure since its last search), and
     /// its runs are of `driver`, the query's driving storage.
     #[inline]
-    pub(super) unsafe fn walking(
+    pub(in crate::query) unsafe fn walking(
         view: WorldView<'w>,
         data: Q::State<'w>,
         filter: F::State<'w>,
@@ -110,7 +114,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
 /// The caller keeps the contract of [`Query::planned_with`]: `matches` was
 /// only searched by this `Q` and `F` over the world `view` borrows.
 #[inline]
-pub(super) fn refresh<'w, Q: QueryData, F: QueryFilter>(
+pub(in crate::query) fn refresh<'w, Q: QueryData, F: QueryFilter>(
     view: WorldView<'w>,
     data: &Q::State<'w>,
     filter: &F::State<'w>,
@@ -149,7 +153,7 @@ fn plan<'w, Q: QueryData, F: QueryFilter>(
 /// storages of the same lengths give the same choice); none when the query
 /// requires no storage.
 #[inline]
-pub(super) fn driver<'w, Q: QueryData, F: QueryFilter>(
+pub(in crate::query) fn driver<'w, Q: QueryData, F: QueryFilter>(
     data: &Q::State<'w>,
     filter: &F::State<'w>,
 ) -> Option<Required<'w>> {

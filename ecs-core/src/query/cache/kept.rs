@@ -14,11 +14,11 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::util::TypeIdHasher;
 use crate::view::{ViewMode, WorldView};
 
-use super::Query;
-use super::data::QueryData;
-use super::filter::QueryFilter;
 use super::matches::{MatchStats, Matches};
 use super::plan::{driver, refresh};
+use crate::query::Query;
+use crate::query::data::QueryData;
+use crate::query::filter::QueryFilter;
 
 /// Per query type `(Q, F)`, the matches its last use over this world found:
 /// the one cache that `World::query`, `query_filtered`, `query_ref`, and
@@ -95,7 +95,7 @@ impl KeptMatches {
     /// `view` borrows the world that owns this table, the states were built
     /// from it, and `Q` passed its access check ([`Query::check_access`]).
     #[inline]
-    pub(super) unsafe fn walk<'w, Q: QueryData, F: QueryFilter>(
+    pub(in crate::query) unsafe fn walk<'w, Q: QueryData, F: QueryFilter>(
         &'w self,
         view: WorldView<'w>,
         data: Q::State<'w>,
@@ -155,7 +155,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     }
 
     /// What the matches this query walks hold: the runs kept from its last
-    /// search, for a query of a system or of a [`QueryState`](super::QueryState)
+    /// search, for a query of a system or of a [`QueryState`](crate::query::QueryState)
     /// (its own), and for one built by [`World::query`](crate::World::query),
     /// `query_filtered` or `query_ref`, or narrowed by [`filter`](Self::filter),
     /// `with` or `without`, wherever it was built (the world's, one entry per
