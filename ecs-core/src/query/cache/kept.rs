@@ -112,8 +112,11 @@ impl KeptMatches {
         // SAFETY: the entry is boxed and never removed while the table lives,
         // which is while the world lives, and the world outlives `'w`.
         let cell: &'w UnsafeCell<Matches> = unsafe { &*cell };
-        // SAFETY: reading: the lock is held, and a write takes it.
-        if !unsafe { &*cell.get() }.is_current::<Q, F>(&data, &filter) {
+        // SAFETY: a shared read of the entry: writes happen only under the
+        // lock, which this thread holds, so none runs now; other readers
+        // only read (the third invariant).
+        let current = unsafe { &*cell.get() }.is_current::<Q, F>(&data, &filter);
+        if !current {
             // SAFETY: the lock is held; only queries of `(Q, F)` over this
             // world searched the entry (the first invariant, kept by this
             // key), and as it is not current no reference to it is alive
