@@ -392,8 +392,17 @@ impl Entities {
 
     /// Every live entity, in index order.
     pub(crate) fn iter_alive(&self) -> AliveIter<'_> {
+        self.alive_in(0..self.slots.len())
+    }
+
+    /// The live entities whose indexes lie in `slots` (clamped to the slots
+    /// there are), in index order: one part of a walk over every live entity.
+    pub(crate) fn alive_in(&self, slots: core::ops::Range<usize>) -> AliveIter<'_> {
+        let end = slots.end.min(self.slots.len());
+        let start = slots.start.min(end);
         AliveIter {
-            slots: self.slots.iter().enumerate(),
+            slots: self.slots[start..end].iter().enumerate(),
+            first: start,
         }
     }
 
@@ -433,6 +442,8 @@ impl Entities {
 #[derive(Clone)]
 pub(crate) struct AliveIter<'a> {
     slots: core::iter::Enumerate<core::slice::Iter<'a, EntitySlot>>,
+    /// The index of the first slot of `slots`: what their offsets count from.
+    first: usize,
 }
 
 impl Iterator for AliveIter<'_> {
@@ -440,9 +451,8 @@ impl Iterator for AliveIter<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Entity> {
-        self.slots
-            .find(|(_, slot)| slot.alive)
-            .map(|(index, slot)| slot.entity(index as u32))
+        let (offset, slot) = self.slots.find(|(_, slot)| slot.alive)?;
+        Some(slot.entity((self.first + offset) as u32))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -120,6 +120,8 @@ impl Iterator for SetBits {
     }
 }
 
+impl ExactSizeIterator for SetBits {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

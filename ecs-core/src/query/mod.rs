@@ -46,16 +46,19 @@
 // value), columns (`Column::new`, read-only or writable by the mode of the view it is built from;
 // `MutColumn`: `&mut T`'s column with its ticks; `component_fetch.rs`: `&T` and `&mut T` written
 // once, differing only in their column type, `FetchColumn`), the change filters `Added` /
-// `Changed` and `Query::changed_since` (`changed.rs`), plans, iterators (`iter.rs`: chunks of 64
-// read as zipped arrays where every column holds the driver's entities, at the same positions or,
-// after `QueryData::realign`, at one offset per column: offset runs; `probe.rs`: the one order in
+// `Changed` and `Query::changed_since` (`changed.rs`), plans, the one walk (`walk.rs`: `Segments`,
+// the producer of every walk's stretches, from a storage's dense entities, a prepared query's cached
+// runs or the allocator's live ids: aligned stretches, where every column holds the driver's
+// entities at the same positions or, after `QueryData::realign`, at one offset per column, read as
+// zipped arrays, and probed ones; `fold_segment`, the one consumer `fold` and each part of
+// `par_for_each` pass them to, while `iter.rs`'s `next` steps through the same segments); `probe.rs`: the one order in
 // which every walk and lookup decides a candidate, its presence conditions (the filters' `With` /
 // `Without`, then the fetch's required components, located through the sparse indexes alone)
 // before any change tick, and both before any value, so a query disjoint from a writer by those
 // conditions never touches the writer's entities; `passes_aligned_chunk` takes the same order for
 // 64 positions at once; `chunk.rs`: those chunks as `u64` masks, `QueryFilter::presence_chunk` /
 // `ticks_chunk` answering for a whole chunk, a change filter on the driving storage comparing its
-// tick column with no branch, and the walks (`next`, `fold_aligned`) visiting only the kept bits),
+// tick column with no branch, and the walks visiting only the kept bits),
 // `par_for_each`, slices, several entities' items at once (`many.rs`: `iter_many`, and
 // `get_many_mut`, which refuses a repeated id before probing), prepared queries (`state.rs`:
 // `QueryState`, the storages a query uses found once and kept between frames, as `StorageRoot`s,
@@ -63,8 +66,8 @@
 // which a system's `Query` param keeps), cached matches (`cache/matches.rs`: `Matches`, the runs of the
 // driving storage where every fetched column holds its entities, with each column's shift as
 // `QueryData::record_shifts` reports it, kept by a prepared query while the structural version
-// (reorders, length) of every storage it requires is unchanged, and walked by `fold_runs` and the
-// iterator's run cursor with the shifts put back by `replay_shifts`, no lookup; `MatchStats`),
+// (reorders, length) of every storage it requires is unchanged, and handed to the walk as segments
+// with the shifts put back by `replay_shifts`, no lookup; `MatchStats`),
 // matches kept per query type for the world's own `query` / `query_filtered` / `query_ref` and
 // what `.filter()` narrows them to (`cache/kept.rs`: `KeptMatches`, keyed by the query type with
 // lifetimes erased, behind a lock, each entry boxed; and `Query::match_stats`)
@@ -86,14 +89,15 @@ mod read_only;
 mod slices;
 mod state;
 mod tuple;
+mod walk;
 mod world_query;
 
 use core::any::type_name;
 
 pub(crate) use cache::KeptMatches;
 use cache::{Matches, Plan};
-use iter::Candidates;
 use probe::{Seat, probe};
+use walk::{Segments, Source};
 
 pub use cache::MatchStats;
 pub use changed::{Added, Changed};
@@ -339,17 +343,20 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         }
     }
 
-    /// The candidates of one walk: the cached runs of a prepared query, or
-    /// else the plan's.
+    /// The producer of one walk's segments: over the cached runs of a
+    /// prepared query, or else the plan's candidates.
     #[inline(always)]
-    fn candidates(&self) -> Candidates<'w> {
-        match (self.matches, self.plan.driver) {
-            // SAFETY: `matches` is only set by `planned_with`, which made it
-            // current for these very states, whose plan drives from `driver`;
-            // nothing changes structure while the query borrows the world.
-            (Some(matches), Some(driver)) => unsafe { Candidates::runs(driver, matches) },
-            _ => self.plan.candidates(self.view),
-        }
+    fn segments(&self) -> Segments<'w> {
+        let source = match (self.matches, self.plan.driver) {
+            (Some(matches), Some(driver)) => Source::Runs { driver, matches },
+            _ => self.plan.source(self.view),
+        };
+        // SAFETY: `matches` is only set by `planned_with`, which made it
+        // current for these very states, whose plan drives from `driver`;
+        // nothing changes structure while the query borrows the world. The
+        // plan's known-aligned prefix is aligned with no shift (`plan`'s
+        // contract).
+        unsafe { Segments::new(source) }
     }
 
     /// Iterates the matching entities with read-only items, borrowed from the query.
@@ -373,13 +380,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         // world's storages or its live entities: live and distinct. The
         // states are this query's (access checked when it was built), the
         // world stays borrowed for `'w`, and read-only items may overlap.
-        unsafe {
-            QueryIter::new(
-                self.candidates(),
-                Q::readonly_state(&self.data),
-                self.filter,
-            )
-        }
+        unsafe { QueryIter::new(self.segments(), Q::readonly_state(&self.data), self.filter) }
     }
 
     /// Iterates the matching entities with their full items, `&mut T` included.
@@ -404,7 +405,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         // its access checked when it was built; `&mut self` keeps every other
         // item of this query dead while these live, and each entity is
         // yielded once.
-        unsafe { QueryIter::new(self.candidates(), self.data, self.filter) }
+        unsafe { QueryIter::new(self.segments(), self.data, self.filter) }
     }
 
     /// Runs `f` on every match, as one tight loop.
@@ -779,7 +780,7 @@ impl<'w, Q: QueryData, F: QueryFilter> IntoIterator for Query<'w, Q, F> {
         // world, which stays borrowed for `'w`, as long as these items live;
         // the states are this query's, its access checked; the query is
         // consumed, so nothing else of it can hand out items while these live.
-        unsafe { QueryIter::new(self.candidates(), self.data, self.filter) }
+        unsafe { QueryIter::new(self.segments(), self.data, self.filter) }
     }
 }
 

@@ -4,14 +4,10 @@ use core::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::entity::Entity;
-
 use super::Query;
-use super::cache::fold_runs;
 use super::data::QueryData;
 use super::filter::QueryFilter;
-use super::iter::{Candidates, fold_dense};
-use super::probe::{Seat, probe};
+use super::walk::fold_segment;
 
 /// The fewest candidates a part is cut down to.
 ///
@@ -54,73 +50,25 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         Q::State<'w>: Sync,
         F::State<'w>: Sync,
     {
-        let candidates = self.candidates();
+        let segments = self.segments();
         // Each thread reads the states; `Sync` says that is sound, and the
         // `QueryData` contract says fetching distinct entities at once is.
-        let (data, filter) = (self.data_state(), self.filter_state());
-        let (data, filter) = (&data, &filter);
-        match candidates {
-            Candidates::Dense(cursor) => {
-                let (entities, known_aligned) = cursor.parts();
-                rayon::iter::split(0..entities.len(), halve).for_each(|range| {
-                    // SAFETY: the cursor walks a storage of the query's world, its
-                    // first `known_aligned` positions are aligned, parts are
-                    // disjoint ranges within it, the states are this query's
-                    // (access checked), and `&mut self` keeps the world
-                    // borrowed.
-                    unsafe {
-                        fold_dense::<Q, F, ()>(
-                            data,
-                            filter,
-                            entities,
-                            range,
-                            known_aligned,
-                            (),
-                            |(), item| f(item),
-                        );
-                    }
-                });
+        let (data, filter) = (&self.data_state(), &self.filter_state());
+        rayon::iter::split(0..segments.len(), halve).for_each(|part| {
+            let mut part = segments.part(part);
+            let driver = part.driver();
+            let mut state = *data;
+            let mut g = |(), item| f(item);
+            while let Some(segment) = part.next::<Q>(data, &mut state) {
+                // SAFETY: the segment was just produced with `state` as it
+                // stands, by a part of this query's own producer (whose
+                // contract `segments` met); parts are disjoint ranges of
+                // positions, so each entity is fetched once; the states are
+                // this query's (access checked), and `&mut self` keeps the
+                // world borrowed.
+                unsafe { fold_segment::<Q, F, ()>(&state, filter, driver, segment, (), &mut g) };
             }
-            Candidates::Runs(cursor) => {
-                let (driver, matches) = cursor.parts();
-                rayon::iter::split(0..driver.len(), halve).for_each(|part| {
-                    // SAFETY: the cursor's matches are current for these
-                    // states, whose plan drives from `driver` (a prepared
-                    // query's runs, found again when it was built); parts are
-                    // disjoint ranges of the driver, so each entity is
-                    // fetched once; the states are this query's (access
-                    // checked), and `&mut self` keeps the world borrowed.
-                    unsafe {
-                        fold_runs::<Q, F, ()>(
-                            data,
-                            filter,
-                            driver,
-                            matches,
-                            part,
-                            (),
-                            |(), item| {
-                                f(item);
-                            },
-                        );
-                    }
-                });
-            }
-            Candidates::Alive(alive) => {
-                let entities: Vec<Entity> = alive.collect();
-                rayon::iter::split(0..entities.len(), halve).for_each(|range| {
-                    for &entity in &entities[range] {
-                        let seat = Seat::Anywhere;
-                        // SAFETY: the world's live entities, collected once, so
-                        // distinct, and the parts are disjoint ranges of them;
-                        // the states are this query's (access checked), and
-                        // `&mut self` keeps the world borrowed.
-                        if let Some(item) = unsafe { probe::<Q, F>(data, filter, entity, seat) } {
-                            f(item);
-                        }
-                    }
-                });
-            }
-        }
+        });
     }
 }
 

@@ -10,7 +10,7 @@ use crate::entity::Entity;
 use crate::query::column::Required;
 use crate::query::data::QueryData;
 use crate::query::filter::QueryFilter;
-use crate::query::iter::CHUNK;
+use crate::query::walk::CHUNK;
 
 /// One stretch of the driver's positions, `start..end`, over which every
 /// column of the fetch holds the driver's entities, each at one shift (the
@@ -264,62 +264,4 @@ impl Matches {
             searches: self.finds,
         }
     }
-}
-
-/// Folds `g` over the matches among the cached runs of `driver` within the
-/// driver's positions `part`, in order: each run's shifts put back, its
-/// positions passed through the filter and read as zipped arrays.
-///
-/// # Safety
-/// `matches` is current ([`Matches::is_current`]) for `pristine` and
-/// `filter`, which belong to a query whose access check passed and whose
-/// plan drives from `driver`; the world stays borrowed as the states
-/// require while the items live; items of distinct entities may be live at
-/// once.
-#[inline(always)]
-pub(crate) unsafe fn fold_runs<'q, Q: QueryData, F: QueryFilter, B>(
-    pristine: &Q::State<'_>,
-    filter: &F::State<'_>,
-    driver: &[Entity],
-    matches: &Matches,
-    part: Range<usize>,
-    init: B,
-    mut g: impl FnMut(B, Q::Item<'q>) -> B,
-) -> B {
-    let mut acc = init;
-    let mut state = *pristine;
-    let runs = matches.runs();
-    // The first run that ends inside the part; the whole list when the part
-    // starts at zero, as a walk on one thread does.
-    let first = if part.start == 0 {
-        0
-    } else {
-        runs.partition_point(|run| run.end as usize <= part.start)
-    };
-    for (index, &run) in runs.iter().enumerate().skip(first) {
-        if run.start as usize >= part.end {
-            break;
-        }
-        let range = (run.start as usize).max(part.start)..(run.end as usize).min(part.end);
-        Q::replay_shifts(
-            &mut state,
-            &mut matches.shifts_of(index),
-            driver,
-            range.start,
-        );
-        debug_assert!(
-            Q::aligned(&state, driver, range.clone()),
-            "a cached run is no longer aligned"
-        );
-        // SAFETY: the run was found aligned under the shifts just put back,
-        // in storages whose structure is unchanged since (`matches` is
-        // current, the caller's contract), so `range`, within `driver`, is
-        // aligned for `state` now; the states are a checked query's over a
-        // world borrowed while items live, and items of distinct entities
-        // may be live at once (the caller's contract).
-        acc = unsafe {
-            crate::query::iter::fold_aligned::<Q, F, B>(&state, filter, driver, range, acc, &mut g)
-        };
-    }
-    acc
 }

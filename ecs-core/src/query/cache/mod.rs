@@ -13,5 +13,5 @@ mod plan;
 
 pub(crate) use kept::KeptMatches;
 pub use matches::MatchStats;
-pub(crate) use matches::{Matches, fold_runs};
+pub(crate) use matches::Matches;
 pub(crate) use plan::Plan;

@@ -9,7 +9,7 @@ use crate::query::Query;
 use crate::query::column::Required;
 use crate::query::data::QueryData;
 use crate::query::filter::QueryFilter;
-use crate::query::iter::Candidates;
+use crate::query::walk::Source;
 
 /// Where a query's iteration starts, worked out once when the query is built
 /// (its storages cannot change while it lives).
@@ -24,12 +24,15 @@ pub(crate) struct Plan<'w> {
 }
 
 impl<'w> Plan<'w> {
-    /// The candidates of one walk over the query's matches.
+    /// Where one walk over the query's matches takes its candidates from.
     #[inline]
-    pub(crate) fn candidates(&self, view: WorldView<'w>) -> Candidates<'w> {
+    pub(crate) fn source(&self, view: WorldView<'w>) -> Source<'w> {
         match self.driver {
-            Some(entities) => Candidates::dense(entities, self.known_aligned),
-            None => Candidates::Alive(view.entities().iter_alive()),
+            Some(entities) => Source::Dense {
+                entities,
+                known_aligned: self.known_aligned,
+            },
+            None => Source::Live(view.entities()),
         }
     }
 }
