@@ -16,6 +16,7 @@ use super::chunk;
 use super::column::{Presence, Required, StorageRoot};
 use super::data::QueryData;
 use super::filter::{QueryFilter, sealed};
+use super::probe::Seat;
 use super::world_query::WorldQuery;
 
 /// Keeps entities whose `T` was added after the asker last looked: since the
@@ -123,7 +124,7 @@ impl<T> Clone for TickFilter<'_, T> {
 impl<T> Copy for TickFilter<'_, T> {}
 
 // SAFETY: the filter only reads ticks, through `QueryFilter::matches_ticks`
-// and `matches_ticks_at`, which a query asks only for an entity that passed
+// and `ticks_chunk`, which a query asks only for an entity that passed
 // every presence condition of the query (its required fetches, `With`,
 // `Without`, the filter's own `T`) and whose item is not live yet
 // (`query/probe.rs` is the one place that orders the steps). Another query
@@ -260,51 +261,25 @@ macro_rules! tick_filter {
         impl<T: TrackedComponent> QueryFilter for $filter<T> {
             const READS_TICKS: bool = true;
 
+            /// Every position holds `T` when the query walks `T`'s own
+            /// storage.
             #[inline(always)]
-            fn matches_presence(state: &TickFilter<'_, T>, entity: Entity) -> bool {
-                state.presence.contains(entity)
+            fn matches_presence(state: &TickFilter<'_, T>, entity: Entity, seat: Seat<'_>) -> bool {
+                match seat {
+                    Seat::Driver(driver, _) if core::ptr::eq(state.presence.entities, driver) => {
+                        true
+                    }
+                    _ => state.presence.contains(entity),
+                }
             }
 
             #[inline(always)]
-            fn matches_presence_at(
-                state: &TickFilter<'_, T>,
-                entity: Entity,
-                driver: &[Entity],
-                _: usize,
-            ) -> bool {
-                core::ptr::eq(state.presence.entities, driver) || state.presence.contains(entity)
-            }
-
-            #[inline(always)]
-            fn matches_ticks(state: &TickFilter<'_, T>, entity: Entity) -> bool {
-                state
-                    .ticks_of(entity)
-                    .is_some_and(|tick| tick > state.last_run)
-            }
-
-            #[inline(always)]
-            fn matches_ticks_at(
-                state: &TickFilter<'_, T>,
-                entity: Entity,
-                driver: &[Entity],
-                index: usize,
-            ) -> bool {
-                state
-                    .ticks_at_driver(entity, driver, index)
-                    .is_some_and(|tick| tick > state.last_run)
-            }
-
-            /// One look: the tick step alone, since it reads a tick only
-            /// where the storage holds `entity`, which is the presence
-            /// condition.
-            #[inline(always)]
-            fn matches_at(
-                state: &TickFilter<'_, T>,
-                entity: Entity,
-                driver: &[Entity],
-                index: usize,
-            ) -> bool {
-                Self::matches_ticks_at(state, entity, driver, index)
+            fn matches_ticks(state: &TickFilter<'_, T>, entity: Entity, seat: Seat<'_>) -> bool {
+                let tick = match seat {
+                    Seat::Driver(driver, index) => state.ticks_at_driver(entity, driver, index),
+                    Seat::Anywhere => state.ticks_of(entity),
+                };
+                tick.is_some_and(|tick| tick > state.last_run)
             }
 
             /// Every position holds `T` when the query walks `T`'s own
@@ -320,7 +295,7 @@ macro_rules! tick_filter {
                     return chunk::full(len);
                 }
                 chunk::bits_where(driver, start, len, |entity, index| {
-                    Self::matches_presence_at(state, entity, driver, index)
+                    Self::matches_presence(state, entity, Seat::Driver(driver, index))
                 })
             }
 
@@ -341,12 +316,12 @@ macro_rules! tick_filter {
                     return chunk::newer_than(ticks, state.last_run);
                 }
                 chunk::bits_among(driver, start, candidates, |entity, index| {
-                    Self::matches_ticks_at(state, entity, driver, index)
+                    Self::matches_ticks(state, entity, Seat::Driver(driver, index))
                 })
             }
 
             fn check_presence(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
-                if Self::matches_presence(state, entity) {
+                if Self::matches_presence(state, entity, Seat::Anywhere) {
                     Ok(())
                 } else {
                     Err(Error::missing::<T>(entity))
@@ -354,7 +329,7 @@ macro_rules! tick_filter {
             }
 
             fn check_ticks(state: &TickFilter<'_, T>, entity: Entity) -> Result<(), Error> {
-                if Self::matches_ticks(state, entity) {
+                if Self::matches_ticks(state, entity, Seat::Anywhere) {
                     Ok(())
                 } else {
                     Err(Error::FilteredOut {

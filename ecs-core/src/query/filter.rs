@@ -10,6 +10,7 @@ use crate::view::{ViewMode, WorldView};
 
 use super::chunk;
 use super::column::{Presence, Required, StorageRoot};
+use super::probe::Seat;
 use super::world_query::{WorldQuery, optional_world_query};
 #[cfg(doc)]
 use super::{Added, Changed};
@@ -67,81 +68,46 @@ pub trait QueryFilter: WorldQuery + sealed::Sealed {
 
     /// Whether `entity` passes the filter's conditions on which components
     /// it holds: `With`, `Without`, and the type an `Added` or `Changed`
-    /// looks at. Reads no change tick.
-    fn matches_presence(state: &Self::State<'_>, entity: Entity) -> bool;
+    /// looks at. Reads no change tick. `seat` says where the candidate was
+    /// found: at a position of the dense entities a query walks, where a
+    /// filter on that very storage answers without probing its sparse
+    /// index, or named by id.
+    ///
+    /// This is the filter's one per-entity form of its presence conditions;
+    /// [`presence_chunk`](Self::presence_chunk) is the one per-chunk form.
+    fn matches_presence(state: &Self::State<'_>, entity: Entity, seat: Seat<'_>) -> bool;
 
-    /// [`matches_presence`](Self::matches_presence) for `entity`, found at
-    /// position `index` of `driver` (the dense entities a query walks): a
-    /// filter on the driving storage answers without probing its sparse index.
-    #[inline(always)]
-    fn matches_presence_at(
-        state: &Self::State<'_>,
-        entity: Entity,
-        driver: &[Entity],
-        index: usize,
-    ) -> bool {
-        let _ = (driver, index);
-        Self::matches_presence(state, entity)
-    }
-
-    /// Whether `entity` passes the filter's conditions on change ticks.
+    /// Whether `entity` passes the filter's conditions on change ticks,
+    /// found at `seat` as for [`matches_presence`](Self::matches_presence).
     ///
     /// Asked only once `entity` passed every presence condition of its query
     /// (this filter's and the fetch's required components): those are what
     /// makes two queries disjoint ([`Access::is_disjoint`]), so a query never
-    /// reads a tick of an entity that a disjoint query may be writing.
-    fn matches_ticks(state: &Self::State<'_>, entity: Entity) -> bool {
-        let _ = (state, entity);
+    /// reads a tick of an entity that a disjoint query may be writing. The
+    /// one per-entity form of the tick conditions;
+    /// [`ticks_chunk`](Self::ticks_chunk) is the per-chunk form.
+    #[inline(always)]
+    fn matches_ticks(state: &Self::State<'_>, entity: Entity, seat: Seat<'_>) -> bool {
+        let _ = (state, entity, seat);
         true
     }
 
-    /// [`matches_ticks`](Self::matches_ticks) for `entity`, found at position
-    /// `index` of `driver`, as for
-    /// [`matches_presence_at`](Self::matches_presence_at).
-    #[inline(always)]
-    fn matches_ticks_at(
-        state: &Self::State<'_>,
-        entity: Entity,
-        driver: &[Entity],
-        index: usize,
-    ) -> bool {
-        let _ = (driver, index);
-        Self::matches_ticks(state, entity)
-    }
-
-    /// Whether `entity`, at position `index` of `driver`, passes the whole
-    /// filter: its presence conditions, then its tick conditions. Asked only
-    /// where the fetch's required components are known present (a run where
-    /// every required column holds the driver's entities), so nothing
-    /// decides between the two. A single change filter answers with one look
-    /// at its storage, where the two steps would look twice.
-    #[inline(always)]
-    fn matches_at(
-        state: &Self::State<'_>,
-        entity: Entity,
-        driver: &[Entity],
-        index: usize,
-    ) -> bool {
-        Self::matches_presence_at(state, entity, driver, index)
-            && (!Self::READS_TICKS || Self::matches_ticks_at(state, entity, driver, index))
-    }
-
-    /// [`matches_presence_at`](Self::matches_presence_at) for the `len`
-    /// positions from `start` of `driver` (`len` at most 64, all within
-    /// `driver`), as bits: bit `i` is set when `driver[start + i]` passes.
-    /// Asked where the fetch's required components are known present.
+    /// [`matches_presence`](Self::matches_presence) for the `len` positions
+    /// from `start` of `driver` (`len` at most 64, all within `driver`), as
+    /// bits: bit `i` is set when `driver[start + i]` passes. Asked where the
+    /// fetch's required components are known present.
     #[inline(always)]
     fn presence_chunk(state: &Self::State<'_>, driver: &[Entity], start: usize, len: usize) -> u64 {
         chunk::bits_where(driver, start, len, |entity, index| {
-            Self::matches_presence_at(state, entity, driver, index)
+            Self::matches_presence(state, entity, Seat::Driver(driver, index))
         })
     }
 
-    /// [`matches_ticks_at`](Self::matches_ticks_at) for the positions of the
-    /// chunk of `len` from `start` of `driver` whose bits are set in
-    /// `candidates`, as bits (a subset of `candidates`). Every candidate has
-    /// passed every presence condition of its query, as for `matches_ticks`;
-    /// no tick of another position may be read.
+    /// [`matches_ticks`](Self::matches_ticks) for the positions of the chunk
+    /// of `len` from `start` of `driver` whose bits are set in `candidates`,
+    /// as bits (a subset of `candidates`). Every candidate has passed every
+    /// presence condition of its query, as for `matches_ticks`; no tick of
+    /// another position may be read.
     #[inline(always)]
     fn ticks_chunk(
         state: &Self::State<'_>,
@@ -155,7 +121,7 @@ pub trait QueryFilter: WorldQuery + sealed::Sealed {
             return candidates;
         }
         chunk::bits_among(driver, start, candidates, |entity, index| {
-            Self::matches_ticks_at(state, entity, driver, index)
+            Self::matches_ticks(state, entity, Seat::Driver(driver, index))
         })
     }
 
@@ -282,12 +248,12 @@ macro_rules! presence_filter {
 
         impl<T: Component> QueryFilter for $filter<T> {
             #[inline(always)]
-            fn matches_presence(state: &Presence<'_, T>, entity: Entity) -> bool {
+            fn matches_presence(state: &Presence<'_, T>, entity: Entity, _: Seat<'_>) -> bool {
                 state.contains(entity) == $holds
             }
 
             fn check_presence(state: &Presence<'_, T>, entity: Entity) -> Result<(), Error> {
-                if Self::matches_presence(state, entity) {
+                if Self::matches_presence(state, entity, Seat::Anywhere) {
                     Ok(())
                 } else if $holds {
                     Err(Error::missing::<T>(entity))
@@ -324,37 +290,15 @@ macro_rules! tuple_filter {
             const READS_TICKS: bool = false $(|| $name::READS_TICKS)*;
 
             #[inline(always)]
-            fn matches_presence(state: &Self::State<'_>, entity: Entity) -> bool {
+            fn matches_presence(state: &Self::State<'_>, entity: Entity, seat: Seat<'_>) -> bool {
                 let ($($name,)*) = state;
-                true $(&& $name::matches_presence($name, entity))*
+                true $(&& $name::matches_presence($name, entity, seat))*
             }
 
             #[inline(always)]
-            fn matches_presence_at(
-                state: &Self::State<'_>,
-                entity: Entity,
-                driver: &[Entity],
-                index: usize,
-            ) -> bool {
+            fn matches_ticks(state: &Self::State<'_>, entity: Entity, seat: Seat<'_>) -> bool {
                 let ($($name,)*) = state;
-                true $(&& $name::matches_presence_at($name, entity, driver, index))*
-            }
-
-            #[inline(always)]
-            fn matches_ticks(state: &Self::State<'_>, entity: Entity) -> bool {
-                let ($($name,)*) = state;
-                true $(&& $name::matches_ticks($name, entity))*
-            }
-
-            #[inline(always)]
-            fn matches_ticks_at(
-                state: &Self::State<'_>,
-                entity: Entity,
-                driver: &[Entity],
-                index: usize,
-            ) -> bool {
-                let ($($name,)*) = state;
-                true $(&& $name::matches_ticks_at($name, entity, driver, index))*
+                true $(&& $name::matches_ticks($name, entity, seat))*
             }
 
             #[inline(always)]
@@ -410,37 +354,17 @@ macro_rules! tuple_filter {
             /// the query's presence conditions (which an `Or` adds nothing
             /// to) have passed.
             #[inline(always)]
-            fn matches_presence(state: &Self::State<'_>, entity: Entity) -> bool {
-                Self::READS_TICKS || Self::any(state, entity)
+            fn matches_presence(state: &Self::State<'_>, entity: Entity, seat: Seat<'_>) -> bool {
+                Self::READS_TICKS || Self::any(state, entity, seat)
             }
 
             #[inline(always)]
-            fn matches_presence_at(
-                state: &Self::State<'_>,
-                entity: Entity,
-                driver: &[Entity],
-                index: usize,
-            ) -> bool {
-                Self::READS_TICKS || Self::any_at(state, entity, driver, index)
-            }
-
-            #[inline(always)]
-            fn matches_ticks(state: &Self::State<'_>, entity: Entity) -> bool {
-                !Self::READS_TICKS || Self::any(state, entity)
-            }
-
-            #[inline(always)]
-            fn matches_ticks_at(
-                state: &Self::State<'_>,
-                entity: Entity,
-                driver: &[Entity],
-                index: usize,
-            ) -> bool {
-                !Self::READS_TICKS || Self::any_at(state, entity, driver, index)
+            fn matches_ticks(state: &Self::State<'_>, entity: Entity, seat: Seat<'_>) -> bool {
+                !Self::READS_TICKS || Self::any(state, entity, seat)
             }
 
             fn check_presence(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
-                if Self::matches_presence(state, entity) {
+                if Self::matches_presence(state, entity, Seat::Anywhere) {
                     Ok(())
                 } else {
                     Err(Self::filtered_out(entity))
@@ -448,7 +372,7 @@ macro_rules! tuple_filter {
             }
 
             fn check_ticks(state: &Self::State<'_>, entity: Entity) -> Result<(), Error> {
-                if Self::matches_ticks(state, entity) {
+                if Self::matches_ticks(state, entity, Seat::Anywhere) {
                     Ok(())
                 } else {
                     Err(Self::filtered_out(entity))
@@ -462,26 +386,13 @@ macro_rules! tuple_filter {
             reason = "the empty tuple uses no argument, and bindings are named after type parameters"
         )]
         impl<$($name: QueryFilter),*> Or<($($name,)*)> {
-            /// Whether `entity` passes any one of the filters, each deciding
-            /// its presence before its ticks.
+            /// Whether `entity`, found at `seat`, passes any one of the
+            /// filters, each deciding its presence before its ticks.
             #[inline(always)]
-            fn any(state: &<Self as WorldQuery>::State<'_>, entity: Entity) -> bool {
+            fn any(state: &<Self as WorldQuery>::State<'_>, entity: Entity, seat: Seat<'_>) -> bool {
                 let ($($name,)*) = state;
-                false $(|| ($name::matches_presence($name, entity)
-                    && $name::matches_ticks($name, entity)))*
-            }
-
-            /// [`any`](Self::any) for `entity` at `index` of `driver`.
-            #[inline(always)]
-            fn any_at(
-                state: &<Self as WorldQuery>::State<'_>,
-                entity: Entity,
-                driver: &[Entity],
-                index: usize,
-            ) -> bool {
-                let ($($name,)*) = state;
-                false $(|| ($name::matches_presence_at($name, entity, driver, index)
-                    && $name::matches_ticks_at($name, entity, driver, index)))*
+                false $(|| ($name::matches_presence($name, entity, seat)
+                    && $name::matches_ticks($name, entity, seat)))*
             }
 
             #[cold]

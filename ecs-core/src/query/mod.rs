@@ -56,8 +56,9 @@
 // `Without`, then the fetch's required components, located through the sparse indexes alone)
 // before any change tick, and both before any value, so a query disjoint from a writer by those
 // conditions never touches the writer's entities; `passes_aligned_chunk` takes the same order for
-// 64 positions at once; `chunk.rs`: those chunks as `u64` masks, `QueryFilter::presence_chunk` /
-// `ticks_chunk` answering for a whole chunk, a change filter on the driving storage comparing its
+// 64 positions at once; `chunk.rs`: those chunks as `u64` masks, each filter's one per-entity form
+// (`matches_presence` / `matches_ticks`, told the candidate's `Seat`) and one per-chunk form
+// (`presence_chunk` / `ticks_chunk`) answering for a whole chunk, a change filter on the driving storage comparing its
 // tick column with no branch, and the walks visiting only the kept bits),
 // `par_for_each`, slices, several entities' items at once (`many.rs`: `iter_many`, and
 // `get_many_mut`, which refuses a repeated id before probing), prepared queries (`state.rs`:
@@ -96,7 +97,7 @@ use core::any::type_name;
 
 pub(crate) use cache::KeptMatches;
 use cache::{Matches, Plan};
-use probe::{Seat, probe};
+use probe::probe;
 use walk::{Segments, Source};
 
 pub use cache::MatchStats;
@@ -116,6 +117,8 @@ pub use crate::access::{Access, AccessMode};
 pub use crate::view::{Exclusive, Shared, ViewMode, WorldView};
 #[doc(hidden)]
 pub use column::{Required, StorageRoot};
+#[doc(hidden)]
+pub use probe::Seat;
 #[doc(hidden)]
 pub use state::Prepared;
 

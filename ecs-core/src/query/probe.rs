@@ -19,34 +19,16 @@ use crate::entity::Entity;
 use super::data::QueryData;
 use super::filter::QueryFilter;
 
-/// Where a candidate came from: position `index` of the driving storage's
-/// dense entities `driver` (filters on that storage then answer without
-/// probing), or nowhere in particular (a lookup by id, or a walk over every
-/// live entity).
+/// Where a query found a candidate: position `index` of the driving
+/// storage's dense entities `driver` (filters on that storage then answer
+/// without probing), or nowhere in particular (a lookup by id, or a walk
+/// over every live entity). What a filter's per-entity conditions are told.
 #[derive(Clone, Copy)]
-pub(crate) enum Seat<'a> {
+pub enum Seat<'a> {
     /// Found at `driver[index]`.
     Driver(&'a [Entity], usize),
     /// Named by id.
     Anywhere,
-}
-
-impl Seat<'_> {
-    #[inline(always)]
-    fn presence<F: QueryFilter>(self, filter: &F::State<'_>, entity: Entity) -> bool {
-        match self {
-            Seat::Driver(driver, index) => F::matches_presence_at(filter, entity, driver, index),
-            Seat::Anywhere => F::matches_presence(filter, entity),
-        }
-    }
-
-    #[inline(always)]
-    fn ticks<F: QueryFilter>(self, filter: &F::State<'_>, entity: Entity) -> bool {
-        match self {
-            Seat::Driver(driver, index) => F::matches_ticks_at(filter, entity, driver, index),
-            Seat::Anywhere => F::matches_ticks(filter, entity),
-        }
-    }
 }
 
 /// `entity`'s item, if it matches: the filter's presence conditions, then
@@ -67,11 +49,11 @@ pub(crate) unsafe fn probe<'q, Q: QueryData, F: QueryFilter>(
     entity: Entity,
     seat: Seat<'_>,
 ) -> Option<Q::Item<'q>> {
-    if !seat.presence::<F>(filter, entity) {
+    if !F::matches_presence(filter, entity, seat) {
         return None;
     }
     let location = Q::locate(data, entity)?;
-    if F::READS_TICKS && !seat.ticks::<F>(filter, entity) {
+    if F::READS_TICKS && !F::matches_ticks(filter, entity, seat) {
         return None;
     }
     // SAFETY: `location` is what `locate` returned for `entity` and `data`
@@ -92,7 +74,9 @@ pub(crate) fn passes_aligned<F: QueryFilter>(
     driver: &[Entity],
     index: usize,
 ) -> bool {
-    F::matches_at(filter, entity, driver, index)
+    let seat = Seat::Driver(driver, index);
+    F::matches_presence(filter, entity, seat)
+        && (!F::READS_TICKS || F::matches_ticks(filter, entity, seat))
 }
 
 /// [`passes_aligned`] for the `len` positions from `start` of `driver` (`len`

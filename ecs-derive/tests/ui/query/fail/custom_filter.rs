@@ -2,7 +2,7 @@
 // mutable items are alive, or hand the query another world's storages. Even a
 // type with a `WorldQuery` of its own cannot be one.
 use ecs_core::prelude::*;
-use ecs_core::query::{Access, QueryFilter, Required, ViewMode, WorldQuery, WorldView};
+use ecs_core::query::{Access, QueryFilter, Required, Seat, ViewMode, WorldQuery, WorldView};
 
 #[derive(Component)]
 struct A(u32);
@@ -24,7 +24,7 @@ unsafe impl WorldQuery for Peek {
 }
 
 impl QueryFilter for Peek {
-    fn matches_presence(_: &(), _: Entity) -> bool {
+    fn matches_presence(_: &(), _: Entity, _: Seat<'_>) -> bool {
         true
     }
 
