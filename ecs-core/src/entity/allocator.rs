@@ -469,6 +469,22 @@ mod tests {
     }
 
     #[test]
+    fn alive_in_yields_the_live_ids_of_its_slots_only() {
+        let mut entities = Entities::default();
+        let ids: Vec<Entity> = (0..6).map(|_| entities.alloc()).collect();
+        entities.free(ids[2]).unwrap();
+        entities.free(ids[4]).unwrap();
+        let part: Vec<Entity> = entities.alive_in(1..5).collect();
+        assert_eq!(part, [ids[1], ids[3]]);
+        // Parts that cover the slots between them yield every live id once.
+        let mut joined: Vec<Entity> = entities.alive_in(0..3).collect();
+        joined.extend(entities.alive_in(3..100));
+        assert_eq!(joined, entities.iter_alive().collect::<Vec<_>>());
+        assert_eq!(joined, [ids[0], ids[1], ids[3], ids[5]]);
+        assert_eq!(entities.alive_in(7..9).count(), 0, "past the slots: none");
+    }
+
+    #[test]
     fn first_entity_is_index_zero_version_one() {
         let mut entities = Entities::default();
         let e = entities.alloc();

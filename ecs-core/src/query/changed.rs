@@ -376,6 +376,12 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// ```
     pub fn changed_since(self, tick: Tick) -> Self {
         let view = self.view.since(tick.get());
-        Query::planned(view, self.data, F::state(view))
+        // Only the filters compare ticks: the plan, and the matches a walk
+        // takes (which cache no filter), hold as they are.
+        Query {
+            view,
+            filter: F::state(view),
+            ..self
+        }
     }
 }

@@ -232,28 +232,29 @@ pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
     /// A prepared query's cached runs of the driver, current for these
     /// states: walks take them instead of the plan's chunks.
     matches: Option<&'w Matches>,
-    /// The table of matches of the world this query reads, for a query
-    /// built from the world's own methods: what `.filter()` narrows it to
-    /// walks the matches kept there for the narrower type.
-    kept: Option<&'w KeptMatches>,
+    /// The table of matches of the world this query reads, where every
+    /// spelling of a query finds its entry: what `.filter()` narrows it to
+    /// walks the entry kept there for the narrower type.
+    kept: &'w KeptMatches,
 }
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// A query over storages found beforehand, without any lookup by type or
-    /// access check, walking the cached `matches` (searched again first if
-    /// a storage it requires changed structure).
+    /// access check, walking the matches `kept` holds for `(Q, F)` (searched
+    /// again first if a storage it requires changed structure): the same
+    /// entry every other spelling of this query over the world reaches.
     ///
     /// # Safety
     /// `data` and `filter` were prepared (`QueryData::prepare`,
     /// `QueryFilter::prepare`) from a view of the world `view` borrows,
-    /// [`check_access`](Self::check_access) passed for `Q`, and `matches`
-    /// was only ever searched by queries of this `Q` and `F` over that world.
+    /// [`check_access`](Self::check_access) passed for `Q`, and `kept` is
+    /// that world's table.
     #[inline]
     pub(crate) unsafe fn prepared<M: ViewMode>(
         view: WorldView<'w, M>,
         data: &Q::Prepared,
         filter: &F::Prepared,
-        matches: &'w mut Matches,
+        kept: &'w KeptMatches,
     ) -> Self {
         let shared = view.as_shared();
         // SAFETY: `data` and `filter` were prepared from a view of the world
@@ -265,9 +266,10 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                 F::state_prepared(filter, shared),
             )
         };
-        // SAFETY: `matches` was only searched by this `Q` and `F` over this
-        // world (this function's contract).
-        unsafe { Self::planned_with(shared, data, filter, matches) }
+        // SAFETY: `kept` is the table of the world `shared` borrows, the
+        // states were just built from it, and `Q` passed its access check
+        // (this function's contract).
+        unsafe { kept.walk(shared, data, filter) }
     }
 
     /// Panics if `Q` asks for `&mut T` together with any other access to `T`.
@@ -337,13 +339,10 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     pub fn filter<G: QueryFilter>(self) -> Query<'w, Q, (F, G)> {
         // The new filter may bring a smaller storage, which then drives.
         let filter = (self.filter, G::state(self.view));
-        match self.kept {
-            // SAFETY: `kept` is the table of the world `self.view` borrows,
-            // whose states these are, and `Q` passed its access check when
-            // this query was built.
-            Some(kept) => unsafe { kept.walk(self.view, self.data, filter) },
-            None => Query::planned(self.view, self.data, filter),
-        }
+        // SAFETY: `kept` is the table of the world `self.view` borrows,
+        // whose states these are, and `Q` passed its access check when this
+        // query was built.
+        unsafe { self.kept.walk(self.view, self.data, filter) }
     }
 
     /// The producer of one walk's segments: over the cached runs of a
@@ -354,7 +353,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
             (Some(matches), Some(driver)) => Source::Runs { driver, matches },
             _ => self.plan.source(self.view),
         };
-        // SAFETY: `matches` is only set by `planned_with`, which made it
+        // SAFETY: `matches` is only set by `KeptMatches::walk`, which made it
         // current for these very states, whose plan drives from `driver`;
         // nothing changes structure while the query borrows the world. The
         // plan's known-aligned prefix is aligned with no shift (`plan`'s

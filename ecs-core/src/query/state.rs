@@ -8,7 +8,7 @@ use core::marker::PhantomData;
 use crate::view::{ViewMode, WorldId, WorldView};
 
 use super::Query;
-use super::cache::{MatchStats, Matches};
+use super::cache::{KeptMatches, MatchStats};
 use super::data::QueryData;
 use super::filter::QueryFilter;
 
@@ -46,6 +46,8 @@ use super::filter::QueryFilter;
 /// ```
 pub struct QueryState<Q: QueryData, F: QueryFilter = ()> {
     prepared: Prepared<Q::Prepared, F::Prepared>,
+    /// What the world's matches for this query held at its last use.
+    stats: MatchStats,
     _query: PhantomData<fn() -> (Q, F)>,
 }
 
@@ -57,26 +59,40 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
     pub(crate) fn new(view: WorldView<'_>) -> Self {
         Self {
             prepared: Prepared::new::<Q, F>(view),
+            stats: MatchStats::default(),
             _query: PhantomData,
         }
     }
 
-    /// The query over the viewed world.
+    /// The query over the viewed world, walking the matches `kept` holds for
+    /// it.
     ///
     /// # Panics
     /// If the view is of a world other than the one the state was made from.
+    ///
+    /// # Safety
+    /// `kept` is the table of the world `view` borrows.
     #[inline]
     #[track_caller]
-    pub(crate) fn query_in<'w, M: ViewMode>(
+    pub(crate) unsafe fn query_in<'w, M: ViewMode>(
         &'w mut self,
         view: WorldView<'w, M>,
+        kept: &'w KeptMatches,
     ) -> Query<'w, Q, F> {
-        self.prepared.query::<Q, F, M>(view)
+        // SAFETY: `kept` is the table of the world `view` borrows (this
+        // function's contract).
+        let query = unsafe { self.prepared.query::<Q, F, M>(view, kept) };
+        self.stats = query.match_stats().unwrap_or_default();
+        query
     }
 
-    /// What the state's cached matches hold: how many runs its walks read as
-    /// zipped arrays, how many entities those hold, and how often the world's
-    /// structure made it search again.
+    /// What the matches the state's last query walked held: how many runs
+    /// its walks read as zipped arrays, how many entities those hold, and
+    /// how often the world's structure made it search again. The matches are
+    /// the world's, one entry per query type, which every spelling of the
+    /// same query shares (`World::query`, a system's `Query` param, another
+    /// state of the same type); all zero for a query that requires no
+    /// component, which walks every live entity and keeps nothing.
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -96,7 +112,7 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
     /// assert_eq!(health.match_stats().searches, 2, "a spawn changed `Health`'s storage");
     /// ```
     pub fn match_stats(&self) -> MatchStats {
-        self.prepared.matches.stats()
+        self.stats
     }
 }
 
@@ -136,9 +152,6 @@ pub struct Prepared<D, G> {
     types_seen: usize,
     data: D,
     filter: G,
-    /// The runs the query found, kept while the storages it requires keep
-    /// their structure.
-    matches: Matches,
 }
 
 impl<D: Copy, G: Copy> Prepared<D, G> {
@@ -159,7 +172,6 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
             types_seen: view.storages().len(),
             data: Q::prepare(view),
             filter: F::prepare(view),
-            matches: Matches::default(),
         }
     }
 
@@ -169,16 +181,24 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
         self.world == view.world_id()
     }
 
-    /// The query over the viewed world, from the kept storages; a type
-    /// registered since they were found is looked up first.
+    /// The query over the viewed world, from the kept storages, walking the
+    /// matches `kept` holds for `(Q, F)`; a type registered since the
+    /// storages were found is looked up first.
     ///
     /// `Q` and `F` are those given to [`new`](Self::new).
     ///
     /// # Panics
     /// If the view is of a world other than the one the storages were found in.
+    ///
+    /// # Safety
+    /// `kept` is the table of the world `view` borrows.
     #[inline]
     #[track_caller]
-    pub(crate) fn query<'w, Q, F, M>(&'w mut self, view: WorldView<'w, M>) -> Query<'w, Q, F>
+    pub(crate) unsafe fn query<'w, Q, F, M>(
+        &'w mut self,
+        view: WorldView<'w, M>,
+        kept: &'w KeptMatches,
+    ) -> Query<'w, Q, F>
     where
         Q: QueryData<Prepared = D>,
         F: QueryFilter<Prepared = G>,
@@ -193,9 +213,9 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
         // SAFETY: the storages were found in this very world (its id is
         // unique and checked above), which keeps every storage it makes for
         // as long as it lives; the access was checked in `new`, for this
-        // `Q` (the caller's invariant), and only queries of this `Q` and `F`
-        // over this world searched the matches.
-        unsafe { Query::prepared(view, &self.data, &self.filter, &mut self.matches) }
+        // `Q` (the caller's invariant); `kept` is this world's table (this
+        // function's contract).
+        unsafe { Query::prepared(view, &self.data, &self.filter, kept) }
     }
 
     /// Finds the storages again, after the world registered new types.
@@ -209,7 +229,6 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
         self.types_seen = view.storages().len();
         self.data = Q::prepare(view);
         self.filter = F::prepare(view);
-        self.matches.forget();
     }
 }
 

@@ -256,10 +256,9 @@ unsafe impl<Q: QueryData, F: QueryFilter> SystemParam for Query<'_, Q, F> {
             *state = None;
         }
         let prepared = state.get_or_insert_with(|| Prepared::new::<Q, F>(view.as_shared()));
-        let query = prepared.query::<Q, F, _>(view);
         // SAFETY: `world.world()` is the world `view` borrows: a system
         // world holds the two of one world.
-        Ok(unsafe { query.keeping(world.world().kept_matches()) })
+        Ok(unsafe { prepared.query::<Q, F, _>(view, world.world().kept_matches()) })
     }
 }
 

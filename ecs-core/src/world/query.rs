@@ -189,9 +189,8 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
         let World {
             data, kept_matches, ..
         } = world;
-        let query = self.query_in(WorldView::exclusive(data));
         // SAFETY: the table is the world's whose data the view borrows.
-        unsafe { query.keeping(kept_matches) }
+        unsafe { self.query_in(WorldView::exclusive(data), kept_matches) }
     }
 
     /// Iterates the matches in `world` with their full items, `&mut T`
@@ -248,9 +247,8 @@ impl<Q: ReadOnlyQueryData, F: QueryFilter> QueryState<Q, F> {
     #[inline]
     #[track_caller]
     pub fn query<'w>(&'w mut self, world: &'w World) -> Query<'w, Q, F> {
-        let query = self.query_in(world.data_view());
         // SAFETY: the table is the world's whose data the view borrows.
-        unsafe { query.keeping(&world.kept_matches) }
+        unsafe { self.query_in(world.data_view(), &world.kept_matches) }
     }
 
     /// Iterates the matches in `world`, through a shared borrow:

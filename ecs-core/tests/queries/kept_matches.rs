@@ -1,6 +1,6 @@
 //! The matches a world keeps for `World::query`, `query_filtered`,
-//! `query_ref` and the queries `.filter()` narrows them to: a query written
-//! by hand each frame searches once while the structure
+//! `query_ref`, `QueryState`s, systems' queries and the queries `.filter()`
+//! narrows them to: a query written by hand each frame searches once while the structure
 //! holds, searches again when a storage it requires changes, and answers as
 //! a fresh search would on every path. Small enough for miri:
 //!
@@ -233,4 +233,54 @@ fn a_system_narrowing_its_query_reaches_the_world_s_matches() {
         Some(1),
         "the system's search is the world's"
     );
+}
+
+/// A `QueryState`, a system's `Query` param and `World::query` of one query
+/// type share the world's entry: whichever walks first after a structural
+/// change searches, and the others walk what it found.
+#[test]
+fn a_state_a_system_and_the_world_share_one_entry() {
+    #[derive(Default)]
+    struct Seen(Option<ecs_core::diagnostics::MatchStats>, u32);
+    fn sum(query: Query<(&A, &mut B)>, mut seen: ResMut<Seen>) {
+        seen.0 = query.match_stats();
+        seen.1 = query.iter().map(|(a, b)| a.0 + b.0).sum();
+    }
+    let (mut world, ids) = world_of(30);
+    world.insert_resource(Seen::default());
+    let mut state = world.query_state::<(&A, &mut B)>();
+    state.query_mut(&mut world).for_each(|(a, b)| b.0 += a.0);
+    assert_eq!(state.match_stats().searches, 1);
+    assert_eq!(
+        searches(&mut world),
+        1,
+        "the world's query walks the state's search"
+    );
+
+    let mut schedule = Schedule::new();
+    schedule
+        .add_system(Stage::Update, sum)
+        .expect("no conflict");
+    schedule.run(&mut world).expect("the system runs");
+    let expected: u32 = world
+        .query::<(&A, &B)>()
+        .iter()
+        .map(|(a, b)| a.0 + b.0)
+        .sum();
+    let seen = world.resource::<Seen>().expect("inserted");
+    assert_eq!(seen.1, expected);
+    assert_eq!(
+        seen.0.map(|s| s.searches),
+        Some(1),
+        "the system walks it too"
+    );
+
+    // A structural change: the first to walk searches, once for all three.
+    world.insert(ids[1], B(0)).expect("alive");
+    schedule.run(&mut world).expect("the system runs");
+    let seen = world.resource::<Seen>().expect("inserted");
+    assert_eq!(seen.0.map(|s| (s.matched, s.searches)), Some((21, 2)));
+    state.query_mut(&mut world).for_each(|(_, b)| b.0 += 1);
+    assert_eq!(state.match_stats().searches, 2, "found by the system");
+    assert_eq!(searches(&mut world), 2);
 }

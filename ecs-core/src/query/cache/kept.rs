@@ -1,9 +1,9 @@
-//! The matches a world keeps for the queries built by its own methods
-//! (`World::query`, `World::query_filtered`, `World::query_ref`) and for
-//! every query narrowed by `.filter()` (a system's and a `QueryState`'s
-//! included), one entry per query type, so a query
-//! written by hand every frame walks its runs as a prepared one does instead
-//! of probing every candidate again.
+//! The matches a world keeps per query type: the one cache every spelling
+//! of a query reaches (`World::query`, `query_filtered`, `query_ref`, a
+//! `QueryState`, a system's `Query` param, and what `.filter()` / `.with()` /
+//! `.without()` narrow any of them to), so a query written by hand every
+//! frame walks its runs as a prepared one does, and two spellings of one
+//! query search once between them.
 
 use core::any::TypeId;
 use core::cell::UnsafeCell;
@@ -21,7 +21,8 @@ use crate::query::data::QueryData;
 use crate::query::filter::QueryFilter;
 
 /// Per query type `(Q, F)`, the matches its last use over this world found:
-/// the one cache that `World::query`, `query_filtered`, `query_ref`, and
+/// the one cache that `World::query`, `query_filtered`, `query_ref`,
+/// [`QueryState`](crate::query::QueryState), a system's `Query` param, and
 /// `.filter()` / `.with()` / `.without()` on any of them reach.
 ///
 /// Keyed by `typeid::of::<(Q, F)>()`, the id of the type with every lifetime
@@ -103,9 +104,9 @@ impl KeptMatches {
     ) -> Query<'w, Q, F> {
         let Some(driver) = driver::<Q, F>(&data, &filter) else {
             // Every live entity is a candidate: nothing to keep.
-            let mut query = Query::planned(view, data, filter);
-            query.kept = Some(self);
-            return query;
+            // SAFETY: this is the table of the world `view` borrows, and `Q`
+            // passed its access check (this function's contract).
+            return unsafe { Query::planned(view, data, filter, self) };
         };
         let mut table = self.lock();
         let cell: *const UnsafeCell<Matches> = &**table.entry(typeid::of::<(Q, F)>()).or_default();
@@ -130,10 +131,9 @@ impl KeptMatches {
         let matches: &'w Matches = unsafe { &*cell.get() };
         // SAFETY: the matches were searched only by `(Q, F)` over the world
         // `view` borrows, are current for these states, with runs of its
-        // driver `driver`.
-        let mut query = unsafe { Query::walking(view, data, filter, driver.entities, matches) };
-        query.kept = Some(self);
-        query
+        // driver `driver`; this is that world's table, and `Q` passed its
+        // access check (this function's contract).
+        unsafe { Query::walking(view, data, filter, driver.entities, matches, self) }
     }
 
     /// The table, locked. A poisoned lock only means another thread
@@ -145,25 +145,13 @@ impl KeptMatches {
     }
 }
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
-    /// This query, narrowed by `.filter()` through `kept`, the table of the
-    /// world it reads (a prepared query walks its own matches, and what it
-    /// is narrowed to walks the world's).
-    ///
-    /// # Safety
-    /// `kept` is the table of the world this query's view borrows.
-    #[inline]
-    pub(crate) unsafe fn keeping(mut self, kept: &'w KeptMatches) -> Self {
-        self.kept = Some(kept);
-        self
-    }
-
-    /// What the matches this query walks hold: the runs kept from its last
-    /// search, for a query of a system or of a [`QueryState`](crate::query::QueryState)
-    /// (its own), and for one built by [`World::query`](crate::World::query),
-    /// `query_filtered` or `query_ref`, or narrowed by [`filter`](Self::filter),
-    /// `with` or `without`, wherever it was built (the world's, one entry per
-    /// query type). `None` for a query that requires no component, which walks every live entity
-    /// and keeps nothing.
+    /// What the matches this query walks hold: the runs the world keeps for
+    /// its type, one entry per query type, shared by every spelling of it
+    /// ([`World::query`](crate::World::query), `query_filtered`, `query_ref`,
+    /// a [`QueryState`](crate::query::QueryState), a system's `Query` param,
+    /// or a query narrowed by [`filter`](Self::filter), `with` or `without`
+    /// to it). `None` for a query that requires no component, which walks
+    /// every live entity and keeps nothing.
     ///
     /// ```
     /// use ecs_core::prelude::*;

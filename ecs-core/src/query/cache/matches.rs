@@ -127,11 +127,6 @@ pub struct MatchStats {
 }
 
 impl Matches {
-    /// Forgets the runs: the next use searches again.
-    pub(crate) fn forget(&mut self) {
-        self.found = false;
-    }
-
     /// Whether the runs were found in the storages of `data` and `filter` as
     /// they stand now.
     #[inline]

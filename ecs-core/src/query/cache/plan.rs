@@ -4,6 +4,7 @@ use crate::entity::Entity;
 use crate::group::GroupSpan;
 use crate::view::WorldView;
 
+use super::kept::KeptMatches;
 use super::matches::Matches;
 use crate::query::Query;
 use crate::query::column::Required;
@@ -38,12 +39,18 @@ impl<'w> Plan<'w> {
 }
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
-    /// A query over the given states, with its plan.
+    /// A query over the given states, with its plan, walking no cached
+    /// matches (it requires no storage: every live entity is a candidate).
+    ///
+    /// # Safety
+    /// `kept` is the table of the world `view` borrows, and `Q` passed its
+    /// access check ([`Query::check_access`]).
     #[inline]
-    pub(in crate::query) fn planned(
+    pub(in crate::query) unsafe fn planned(
         view: WorldView<'w>,
         data: Q::State<'w>,
         filter: F::State<'w>,
+        kept: &'w KeptMatches,
     ) -> Self {
         let plan = plan::<Q, F>(view, &data, &filter);
         Query {
@@ -52,32 +59,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
             filter,
             plan,
             matches: None,
-            kept: None,
-        }
-    }
-
-    /// A query over the given states that walks `matches`, found again
-    /// first if a storage the query requires changed structure since.
-    ///
-    /// # Safety
-    /// `matches` was only ever searched by queries of this `Q` and `F` over
-    /// the world `view` borrows (a prepared query's own).
-    #[inline]
-    pub(in crate::query) unsafe fn planned_with(
-        view: WorldView<'w>,
-        data: Q::State<'w>,
-        filter: F::State<'w>,
-        matches: &'w mut Matches,
-    ) -> Self {
-        match driver::<Q, F>(&data, &filter) {
-            Some(driver) => {
-                refresh::<Q, F>(view, &data, &filter, driver, matches);
-                // SAFETY: `matches` was searched only by this `Q` and `F`
-                // over this world (this function's contract) and is current
-                // for these states now, with runs of `driver`.
-                unsafe { Self::walking(view, data, filter, driver.entities, matches) }
-            }
-            None => Self::planned(view, data, filter),
+            kept,
         }
     }
 
@@ -87,7 +69,8 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// `matches` was only ever searched by queries of this `Q` and `F` over
     /// the world `view` borrows, is current for `data` and `filter` (no
     /// storage they require changed structure since its last search), and
-    /// its runs are of `driver`, the query's driving storage.
+    /// its runs are of `driver`, the query's driving storage; `kept` is the
+    /// table of that world, and `Q` passed its access check.
     #[inline]
     pub(in crate::query) unsafe fn walking(
         view: WorldView<'w>,
@@ -95,6 +78,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         filter: F::State<'w>,
         driver: &'w [Entity],
         matches: &'w Matches,
+        kept: &'w KeptMatches,
     ) -> Self {
         Query {
             view,
@@ -106,7 +90,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                 known_aligned: 0,
             },
             matches: Some(matches),
-            kept: None,
+            kept,
         }
     }
 }
@@ -114,8 +98,9 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
 /// Searches `matches` again when a storage the query requires changed
 /// structure since its last search; `driver` is the query's driving storage.
 ///
-/// The caller keeps the contract of [`Query::planned_with`]: `matches` was
-/// only searched by this `Q` and `F` over the world `view` borrows.
+/// The caller keeps the first invariant of [`KeptMatches`](super::KeptMatches):
+/// `matches` was only searched by this `Q` and `F` over the world `view`
+/// borrows.
 #[inline]
 pub(in crate::query) fn refresh<'w, Q: QueryData, F: QueryFilter>(
     view: WorldView<'w>,
