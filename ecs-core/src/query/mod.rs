@@ -95,8 +95,8 @@ mod world_query;
 
 use core::any::type_name;
 
-pub(crate) use cache::KeptMatches;
-use cache::{Matches, Plan};
+use cache::{KeptEntry, Matches, Plan};
+pub(crate) use cache::{KeptMatches, Reach};
 use probe::probe;
 use walk::{Segments, Source};
 
@@ -248,13 +248,15 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// `data` and `filter` were prepared (`QueryData::prepare`,
     /// `QueryFilter::prepare`) from a view of the world `view` borrows,
     /// [`check_access`](Self::check_access) passed for `Q`, and `kept` is
-    /// that world's table.
+    /// that world's table (as `reach` names it), in which `entry` is the
+    /// entry of `(Q, F)`.
     #[inline]
     pub(crate) unsafe fn prepared<M: ViewMode>(
         view: WorldView<'w, M>,
         data: &Q::Prepared,
         filter: &F::Prepared,
-        kept: &'w KeptMatches,
+        reach: Reach<'w>,
+        entry: KeptEntry,
     ) -> Self {
         let shared = view.as_shared();
         // SAFETY: `data` and `filter` were prepared from a view of the world
@@ -266,10 +268,11 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
                 F::state_prepared(filter, shared),
             )
         };
-        // SAFETY: `kept` is the table of the world `shared` borrows, the
-        // states were just built from it, and `Q` passed its access check
-        // (this function's contract).
-        unsafe { kept.walk(shared, data, filter) }
+        // SAFETY: `reach` names the table of the world `shared` borrows,
+        // with `entry` the entry of `(Q, F)` in it; the states were just
+        // built from that world, and `Q` passed its access check (this
+        // function's contract).
+        unsafe { KeptMatches::walk_entry(reach, shared, data, filter, entry) }
     }
 
     /// Panics if `Q` asks for `&mut T` together with any other access to `T`.

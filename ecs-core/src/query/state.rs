@@ -8,7 +8,7 @@ use core::marker::PhantomData;
 use crate::view::{ViewMode, WorldId, WorldView};
 
 use super::Query;
-use super::cache::{KeptMatches, MatchStats};
+use super::cache::{KeptEntry, MatchStats, Reach};
 use super::data::QueryData;
 use super::filter::QueryFilter;
 
@@ -64,24 +64,24 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
         }
     }
 
-    /// The query over the viewed world, walking the matches `kept` holds for
-    /// it.
+    /// The query over the viewed world, walking the matches its table (as
+    /// `reach` names it) holds for it.
     ///
     /// # Panics
     /// If the view is of a world other than the one the state was made from.
     ///
     /// # Safety
-    /// `kept` is the table of the world `view` borrows.
+    /// `reach` names the table of the world `view` borrows.
     #[inline]
     #[track_caller]
     pub(crate) unsafe fn query_in<'w, M: ViewMode>(
         &'w mut self,
         view: WorldView<'w, M>,
-        kept: &'w KeptMatches,
+        reach: Reach<'w>,
     ) -> Query<'w, Q, F> {
-        // SAFETY: `kept` is the table of the world `view` borrows (this
+        // SAFETY: `reach` names the table of the world `view` borrows (this
         // function's contract).
-        let query = unsafe { self.prepared.query::<Q, F, M>(view, kept) };
+        let query = unsafe { self.prepared.query::<Q, F, M>(view, reach) };
         self.stats = query.match_stats().unwrap_or_default();
         query
     }
@@ -152,6 +152,8 @@ pub struct Prepared<D, G> {
     types_seen: usize,
     data: D,
     filter: G,
+    /// Where the world's table keeps this query's matches, once found.
+    entry: Option<KeptEntry>,
 }
 
 impl<D: Copy, G: Copy> Prepared<D, G> {
@@ -172,6 +174,7 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
             types_seen: view.storages().len(),
             data: Q::prepare(view),
             filter: F::prepare(view),
+            entry: None,
         }
     }
 
@@ -182,8 +185,8 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
     }
 
     /// The query over the viewed world, from the kept storages, walking the
-    /// matches `kept` holds for `(Q, F)`; a type registered since the
-    /// storages were found is looked up first.
+    /// matches its table (as `reach` names it) holds for `(Q, F)`; a type
+    /// registered since the storages were found is looked up first.
     ///
     /// `Q` and `F` are those given to [`new`](Self::new).
     ///
@@ -191,13 +194,13 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
     /// If the view is of a world other than the one the storages were found in.
     ///
     /// # Safety
-    /// `kept` is the table of the world `view` borrows.
+    /// `reach` names the table of the world `view` borrows.
     #[inline]
     #[track_caller]
     pub(crate) unsafe fn query<'w, Q, F, M>(
         &'w mut self,
         view: WorldView<'w, M>,
-        kept: &'w KeptMatches,
+        reach: Reach<'w>,
     ) -> Query<'w, Q, F>
     where
         Q: QueryData<Prepared = D>,
@@ -210,12 +213,20 @@ impl<D: Copy, G: Copy> Prepared<D, G> {
         if self.types_seen != view.storages().len() {
             self.refresh::<Q, F>(view.as_shared());
         }
+        // Found in this world's table: the world is the one the state
+        // belongs to (checked above), whose table `reach` names (this
+        // function's contract), and which keeps each entry where it is
+        // while it lives.
+        let entry = match self.entry {
+            Some(entry) => entry,
+            None => *self.entry.insert(reach.table().entry::<Q, F>()),
+        };
         // SAFETY: the storages were found in this very world (its id is
         // unique and checked above), which keeps every storage it makes for
         // as long as it lives; the access was checked in `new`, for this
-        // `Q` (the caller's invariant); `kept` is this world's table (this
-        // function's contract).
-        unsafe { Query::prepared(view, &self.data, &self.filter, kept) }
+        // `Q` (the caller's invariant); `reach` names this world's table
+        // (this function's contract), and `entry` is `(Q, F)`'s in it.
+        unsafe { Query::prepared(view, &self.data, &self.filter, reach, entry) }
     }
 
     /// Finds the storages again, after the world registered new types.

@@ -6,7 +6,7 @@ use core::any::type_name;
 use crate::access::Access;
 use crate::change::RunTicks;
 use crate::error::Error;
-use crate::query::{Prepared, Query, QueryData, QueryFilter};
+use crate::query::{Prepared, Query, QueryData, QueryFilter, Reach};
 use crate::util::DeferredPanic;
 use crate::view::{Exclusive, WorldView};
 use crate::world::{CommandQueue, Commands, ReservationLane, World};
@@ -256,9 +256,11 @@ unsafe impl<Q: QueryData, F: QueryFilter> SystemParam for Query<'_, Q, F> {
             *state = None;
         }
         let prepared = state.get_or_insert_with(|| Prepared::new::<Q, F>(view.as_shared()));
+        // Through the lock: systems that run at once share the world.
+        let reach = Reach::Locked(world.world().kept_matches());
         // SAFETY: `world.world()` is the world `view` borrows: a system
         // world holds the two of one world.
-        Ok(unsafe { prepared.query::<Q, F, _>(view, world.world().kept_matches()) })
+        Ok(unsafe { prepared.query::<Q, F, _>(view, reach) })
     }
 }
 

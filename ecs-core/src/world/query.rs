@@ -3,7 +3,7 @@
 //! methods of [`QueryState`] that take the world.
 
 use crate::query::{
-    KeptMatches, Query, QueryData, QueryFilter, QueryIter, QueryState, ReadOnlyQueryData,
+    KeptMatches, Query, QueryData, QueryFilter, QueryIter, QueryState, Reach, ReadOnlyQueryData,
 };
 use crate::view::WorldView;
 
@@ -190,7 +190,7 @@ impl<Q: QueryData, F: QueryFilter> QueryState<Q, F> {
             data, kept_matches, ..
         } = world;
         // SAFETY: the table is the world's whose data the view borrows.
-        unsafe { self.query_in(WorldView::exclusive(data), kept_matches) }
+        unsafe { self.query_in(WorldView::exclusive(data), Reach::Exclusive(kept_matches)) }
     }
 
     /// Iterates the matches in `world` with their full items, `&mut T`
@@ -248,7 +248,7 @@ impl<Q: ReadOnlyQueryData, F: QueryFilter> QueryState<Q, F> {
     #[track_caller]
     pub fn query<'w>(&'w mut self, world: &'w World) -> Query<'w, Q, F> {
         // SAFETY: the table is the world's whose data the view borrows.
-        unsafe { self.query_in(world.data_view(), &world.kept_matches) }
+        unsafe { self.query_in(world.data_view(), Reach::Locked(&world.kept_matches)) }
     }
 
     /// Iterates the matches in `world`, through a shared borrow:

@@ -8,6 +8,7 @@
 use core::any::TypeId;
 use core::cell::UnsafeCell;
 use core::hash::BuildHasherDefault;
+use core::ptr::NonNull;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -17,6 +18,7 @@ use crate::view::{ViewMode, WorldView};
 use super::matches::{MatchStats, Matches};
 use super::plan::{driver, refresh};
 use crate::query::Query;
+use crate::query::column::Required;
 use crate::query::data::QueryData;
 use crate::query::filter::QueryFilter;
 
@@ -42,8 +44,8 @@ use crate::query::filter::QueryFilter;
 ///   which is what [`Query::walking`] needs to walk it;
 /// - an entry exists only for a query type whose fetch passed its access
 ///   check ([`Query::check_access`], which depends on the fetch alone);
-/// - an entry is written only while the lock is held, and only when it is
-///   not current. Every reference to an entry's matches was handed out while
+/// - an entry is written only while the lock is held or the table is
+///   borrowed exclusively, and only when it is not current. Every reference to an entry's matches was handed out while
 ///   the entry was current, and lives no longer than the borrow of the world
 ///   its query holds; an entry stops being current only when a storage its
 ///   query requires changes structure, which takes `&mut World` and so ends
@@ -56,6 +58,42 @@ pub(crate) struct KeptMatches {
 
 /// Per query type, its boxed entry.
 type Table = HashMap<TypeId, Box<UnsafeCell<Matches>>, BuildHasherDefault<TypeIdHasher>>;
+
+/// How a prepared query reaches its world's [`KeptMatches`].
+pub(crate) enum Reach<'w> {
+    /// Through a shared borrow of the world (a system, or `QueryState::query`
+    /// on `&World`): entries are read and written under the table's lock.
+    Locked(&'w KeptMatches),
+    /// With the world borrowed exclusively (`QueryState::query_mut`): no
+    /// other query of it is alive, so the table needs no lock.
+    Exclusive(&'w mut KeptMatches),
+}
+
+impl Reach<'_> {
+    /// The table reached.
+    pub(crate) fn table(&self) -> &KeptMatches {
+        match self {
+            Reach::Locked(kept) => kept,
+            Reach::Exclusive(kept) => kept,
+        }
+    }
+}
+
+/// Where one query type's entry sits in a world's [`KeptMatches`]: found
+/// once by a prepared query and kept with it, so that its later walks lock
+/// the table without looking the entry up.
+///
+/// Only an address: it is read only through the table it came from, under
+/// that table's lock ([`KeptMatches::walk_entry`]), and the table keeps each
+/// entry boxed where it is for as long as it lives.
+#[derive(Clone, Copy)]
+pub(crate) struct KeptEntry(NonNull<UnsafeCell<Matches>>);
+
+// SAFETY: an address, never read but through its table's lock (see the
+// type's docs); sending or sharing it hands no access to the entry.
+unsafe impl Send for KeptEntry {}
+// SAFETY: as for `Send`: `&KeptEntry` gives nothing but the address.
+unsafe impl Sync for KeptEntry {}
 
 impl KeptMatches {
     /// The query `Q` filtered by `F` over `view`, walking the matches kept
@@ -109,17 +147,87 @@ impl KeptMatches {
             return unsafe { Query::planned(view, data, filter, self) };
         };
         let mut table = self.lock();
-        let cell: *const UnsafeCell<Matches> = &**table.entry(typeid::of::<(Q, F)>()).or_default();
-        // SAFETY: the entry is boxed and never removed while the table lives,
-        // which is while the world lives, and the world outlives `'w`.
-        let cell: &'w UnsafeCell<Matches> = unsafe { &*cell };
+        let entry = Self::entry_in::<Q, F>(&mut table);
+        // SAFETY: the entry is `(Q, F)`'s in this table, which is locked;
+        // the rest is this function's contract.
+        unsafe { self.walk_locked(Some(table), view, data, filter, driver, entry) }
+    }
+
+    /// [`walk`](Self::walk) for a prepared query, which found its entry once
+    /// ([`entry`](Self::entry)) and skips looking it up again; with the world
+    /// borrowed exclusively ([`Reach::Exclusive`]), it skips the lock too.
+    ///
+    /// # Safety
+    /// As for [`walk`](Self::walk) on the table `reach` names, and `entry`
+    /// is what `entry::<Q, F>()` returned on that very table.
+    #[inline]
+    pub(in crate::query) unsafe fn walk_entry<'w, Q: QueryData, F: QueryFilter>(
+        reach: Reach<'w>,
+        view: WorldView<'w>,
+        data: Q::State<'w>,
+        filter: F::State<'w>,
+        entry: KeptEntry,
+    ) -> Query<'w, Q, F> {
+        let (kept, table) = match reach {
+            Reach::Locked(kept) => (kept, Some(kept.lock())),
+            // No other borrow of the table, so no other query, is alive
+            // while this one holds `'w`: nothing to lock against.
+            Reach::Exclusive(kept) => (&*kept, None),
+        };
+        let Some(driver) = driver::<Q, F>(&data, &filter) else {
+            // SAFETY: as in `walk`: this table is the world's, `Q` checked.
+            return unsafe { Query::planned(view, data, filter, kept) };
+        };
+        // SAFETY: `entry` is `(Q, F)`'s in this table (this function's
+        // contract), which is locked or borrowed exclusively; the rest is
+        // the contract too.
+        unsafe { kept.walk_locked(table, view, data, filter, driver, entry) }
+    }
+
+    /// The entry kept for `(Q, F)`, made if new: where it stays for as long
+    /// as the table lives.
+    pub(in crate::query) fn entry<Q: QueryData, F: QueryFilter>(&self) -> KeptEntry {
+        Self::entry_in::<Q, F>(&mut self.lock())
+    }
+
+    /// The entry for `(Q, F)` in the locked `table`, made if new.
+    #[inline]
+    fn entry_in<Q: QueryData, F: QueryFilter>(table: &mut Table) -> KeptEntry {
+        let cell: &UnsafeCell<Matches> = table.entry(typeid::of::<(Q, F)>()).or_default();
+        KeptEntry(NonNull::from(cell))
+    }
+
+    /// The walk over `entry`, searched again first if not current, with the
+    /// table locked until then.
+    ///
+    /// # Safety
+    /// `table` is this table's lock, held, or `None` when the table is
+    /// borrowed exclusively for `'w`; `entry` is `(Q, F)`'s in it;
+    /// `view` borrows the world that owns this table, the states were built
+    /// from it, `driver` is the query's driving storage
+    /// ([`driver`](super::plan::driver)), and `Q` passed its access check.
+    #[inline]
+    unsafe fn walk_locked<'w, Q: QueryData, F: QueryFilter>(
+        &'w self,
+        table: Option<MutexGuard<'_, Table>>,
+        view: WorldView<'w>,
+        data: Q::State<'w>,
+        filter: F::State<'w>,
+        driver: Required<'w>,
+        entry: KeptEntry,
+    ) -> Query<'w, Q, F> {
+        // SAFETY: the entry is boxed in this table and never removed while
+        // the table lives, which is while the world lives, and the world
+        // outlives `'w`.
+        let cell: &'w UnsafeCell<Matches> = unsafe { entry.0.as_ref() };
         // SAFETY: a shared read of the entry: writes happen only under the
-        // lock, which this thread holds, so none runs now; other readers
-        // only read (the third invariant).
+        // lock, which this thread holds (or with the table borrowed
+        // exclusively, as it is if not locked), so none runs now; other
+        // readers only read (the third invariant).
         let current = unsafe { &*cell.get() }.is_current::<Q, F>(&data, &filter);
         if !current {
-            // SAFETY: the lock is held; only queries of `(Q, F)` over this
-            // world searched the entry (the first invariant, kept by this
+            // SAFETY: the lock is held (or the table borrowed exclusively);
+            // only queries of `(Q, F)` over this world searched the entry (the first invariant, kept by its
             // key), and as it is not current no reference to it is alive
             // (the third), so the search writes what nobody reads.
             let matches = unsafe { &mut *cell.get() };

@@ -11,7 +11,7 @@ mod kept;
 mod matches;
 mod plan;
 
-pub(crate) use kept::KeptMatches;
+pub(crate) use kept::{KeptEntry, KeptMatches, Reach};
 pub use matches::MatchStats;
 pub(crate) use matches::Matches;
 pub(crate) use plan::Plan;
