@@ -7,7 +7,9 @@ use core::ptr::NonNull;
 use crate::component::{Component, ComponentId};
 use crate::entity::Entity;
 use crate::storage::{SparseReader, SparseSet};
-use crate::view::{DenseOrder, Exclusive, Shared, ViewMode, WorldView};
+use crate::view::{Exclusive, Shared, ViewMode, WorldView};
+
+use super::cache::DenseOrder;
 
 #[cfg(doc)]
 use super::data::QueryData;

@@ -10,7 +10,7 @@ use super::chunk::{CHUNK_BITS, SetBits};
 use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::probe::{Seat, passes_aligned, passes_aligned_chunk, probe};
-use super::walk::{Segment, Segments, fold_segment, probe_apart};
+use super::walk::{Segment, Segments, fold_segment};
 
 /// The items of a query, one per matching entity, borrowed for `'q`.
 ///
@@ -44,8 +44,6 @@ pub struct QueryIter<'q, 'w, Q: QueryData, F: QueryFilter> {
     /// The positions before the current segment's rest that a change filter
     /// kept from its last chunk, not yielded yet.
     kept: SetBits,
-    /// The state as built: no column shifted.
-    data: Q::State<'w>,
     /// The state the walk reads through, shifted for the current segment.
     run: Q::State<'w>,
     filter: F::State<'w>,
@@ -66,9 +64,8 @@ impl<'w, Q: QueryData, F: QueryFilter> QueryIter<'_, 'w, Q, F> {
         Self {
             driver: segments.driver(),
             segments,
-            segment: Segment::Probed(0..0),
+            segment: Segment::Aligned(0..0),
             kept: SetBits::default(),
-            data,
             run: data,
             filter,
             _items: PhantomData,
@@ -115,23 +112,9 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                     }
                     continue;
                 }
-                Segment::Probed(range) if range.start < range.end => {
-                    let index = range.start;
-                    range.start += 1;
-                    let driver = self.driver;
-                    // SAFETY: `driver[index]` is a storage's entity, live and
-                    // distinct from every other, and the walk passes each
-                    // position once, so no other item of it is live.
-                    if let Some(item) =
-                        unsafe { probe_apart::<Q, F>(&self.data, &self.filter, driver, index) }
-                    {
-                        return Some(item);
-                    }
-                    continue;
-                }
                 Segment::Live(alive) => {
                     if let Some(entity) = alive.next() {
-                        let (data, filter) = (&self.data, &self.filter);
+                        let (data, filter) = (&self.run, &self.filter);
                         // SAFETY: a live entity of the states' world, produced
                         // once, so no other item of it is live; the states are
                         // a checked query's, over a world borrowed while items
@@ -146,13 +129,13 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                 }
                 _ => {}
             }
-            self.segment = self.segments.next::<Q>(&self.data, &mut self.run)?;
+            self.segment = self.segments.next::<Q>(&mut self.run)?;
         }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         let current = match &self.segment {
-            Segment::Aligned(range) | Segment::Probed(range) => range.len(),
+            Segment::Aligned(range) => range.len(),
             Segment::Live(alive) => alive.size_hint().1.unwrap_or(usize::MAX),
         };
         let upper = current
@@ -173,7 +156,6 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
             driver,
             segment,
             kept,
-            data,
             mut run,
             filter,
             ..
@@ -192,7 +174,7 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
         // walk's entities are distinct.
         unsafe {
             acc = fold_segment::<Q, F, B>(&run, &filter, driver, segment, acc, &mut g);
-            while let Some(segment) = segments.next::<Q>(&data, &mut run) {
+            while let Some(segment) = segments.next::<Q>(&mut run) {
                 acc = fold_segment::<Q, F, B>(&run, &filter, driver, segment, acc, &mut g);
             }
         }

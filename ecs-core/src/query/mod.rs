@@ -95,7 +95,7 @@ mod world_query;
 
 use core::any::type_name;
 
-use cache::{KeptEntry, Matches, Plan};
+use cache::KeptEntry;
 pub(crate) use cache::{KeptMatches, Reach};
 use probe::probe;
 use walk::{Segments, Source};
@@ -227,11 +227,9 @@ pub struct Query<'w, Q: QueryData, F: QueryFilter = ()> {
     view: WorldView<'w>,
     data: Q::State<'w>,
     filter: F::State<'w>,
-    /// Where iteration starts, fixed for the query's life.
-    plan: Plan<'w>,
-    /// A prepared query's cached runs of the driver, current for these
-    /// states: walks take them instead of the plan's chunks.
-    matches: Option<&'w Matches>,
+    /// What its walks take: the cached runs of its driving storage, current
+    /// for these states, or every live entity when it requires no storage.
+    source: Source<'w>,
     /// The table of matches of the world this query reads, where every
     /// spelling of a query finds its entry: what `.filter()` narrows it to
     /// walks the entry kept there for the narrower type.
@@ -348,20 +346,14 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
         unsafe { self.kept.walk(self.view, self.data, filter) }
     }
 
-    /// The producer of one walk's segments: over the cached runs of a
-    /// prepared query, or else the plan's candidates.
+    /// The producer of one walk's segments.
     #[inline(always)]
     fn segments(&self) -> Segments<'w> {
-        let source = match (self.matches, self.plan.driver) {
-            (Some(matches), Some(driver)) => Source::Runs { driver, matches },
-            _ => self.plan.source(self.view),
-        };
-        // SAFETY: `matches` is only set by `KeptMatches::walk`, which made it
-        // current for these very states, whose plan drives from `driver`;
-        // nothing changes structure while the query borrows the world. The
-        // plan's known-aligned prefix is aligned with no shift (`plan`'s
-        // contract).
-        unsafe { Segments::new(source) }
+        // SAFETY: a runs source is only made by `Query::walking`, whose
+        // callers pass matches current for these very states, with runs of
+        // their driving storage `driver`; nothing changes structure while
+        // the query borrows the world.
+        unsafe { Segments::new(self.source) }
     }
 
     /// Iterates the matching entities with read-only items, borrowed from the query.
@@ -649,10 +641,11 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     #[inline]
     fn may_probe(&self, entity: Entity) -> bool {
         // Whether `Q` requires a storage is known at compile time once
-        // inlined; the plan's driver covers the filters' storages.
+        // inlined; a driving storage covers the filters' storages.
         let mut fetch_requires = false;
         Q::for_each_required(&self.data, &mut |_: Required<'w>| fetch_requires = true);
-        fetch_requires || self.plan.driver.is_some() || self.view.is_alive(entity)
+        let driven = matches!(self.source, Source::Runs { .. });
+        fetch_requires || driven || self.view.is_alive(entity)
     }
 
     /// Why `entity` does not match: dead, filtered out by what it holds,

@@ -59,7 +59,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
             let driver = part.driver();
             let mut state = *data;
             let mut g = |(), item| f(item);
-            while let Some(segment) = part.next::<Q>(data, &mut state) {
+            while let Some(segment) = part.next::<Q>(&mut state) {
                 // SAFETY: the segment was just produced with `state` as it
                 // stands, by a part of this query's own producer (whose
                 // contract `segments` met); parts are disjoint ranges of

@@ -1,17 +1,15 @@
 //! The one walk every query takes: a producer of segments ([`Segments`]) and
 //! the one consumer of a segment ([`fold_segment`]).
 //!
-//! Whatever a query's candidates are (the dense entities of its smallest
-//! storage, the cached runs of a prepared query, or every live entity when it
-//! requires no storage), [`Segments::next`] hands them over as stretches that
-//! are decided the same way:
+//! A query's candidates are the cached runs of its driving storage (the
+//! matches its world keeps for its type, searched again whenever a storage
+//! it requires changed structure), or every live entity when it requires no
+//! storage. [`Segments::next`] hands them over as stretches:
 //! - [`Segment::Aligned`]: positions of the driver over which every column of
 //!   the fetch holds the driver's entities under the shifts the producer just
-//!   put in the walk's state, read as zipped arrays;
-//! - [`Segment::Probed`]: positions of the driver that are not, each probed
-//!   through the sparse indexes;
-//! - [`Segment::Live`]: a stretch of the allocator's slots, whose live ids are
-//!   probed.
+//!   put back in the walk's state, read as zipped arrays;
+//! - [`Segment::Live`]: a stretch of the allocator's slots, whose live ids
+//!   are probed.
 //!
 //! `Iterator::fold` (and `for_each`, `count`, ... on top of it) and each part
 //! of `par_for_each` pass every segment to [`fold_segment`]; `next` steps
@@ -28,20 +26,11 @@ use super::data::QueryData;
 use super::filter::QueryFilter;
 use super::probe::{Seat, passes_aligned, passes_aligned_chunk, probe};
 
-/// How many candidates share one alignment check.
-///
-/// Large enough that the check (one comparison of entity ids per required
-/// column) is cheap per entity, small enough that one misplaced entity only
-/// sends a few neighbours down the probing path.
-pub(crate) const CHUNK: usize = 64;
-
 /// One stretch of a walk, decided one way.
 pub(crate) enum Segment<'w> {
     /// Driver positions aligned for the fetch under the walk state's shifts
     /// as the producer left them.
     Aligned(Range<usize>),
-    /// Driver positions to probe one at a time.
-    Probed(Range<usize>),
     /// Live entities of the world, to probe one at a time.
     Live(AliveIter<'w>),
 }
@@ -49,13 +38,6 @@ pub(crate) enum Segment<'w> {
 /// Where a walk's candidates come from.
 #[derive(Clone, Copy)]
 pub(crate) enum Source<'w> {
-    /// The dense entities of the smallest storage every match is in, of
-    /// which the first `known_aligned` are aligned with no shift (a group's
-    /// prefix, or what the world's alignment cache knows).
-    Dense {
-        entities: &'w [Entity],
-        known_aligned: usize,
-    },
     /// A prepared query's cached runs of its driving storage.
     Runs {
         driver: &'w [Entity],
@@ -82,13 +64,11 @@ impl<'w> Segments<'w> {
     ///
     /// # Safety
     /// For [`Source::Runs`], `matches` is current ([`Matches::is_current`])
-    /// for the states the walk reads through, whose plan drives from
-    /// `driver`; for [`Source::Dense`], the first `known_aligned` positions
-    /// are aligned for those states with no column shifted.
+    /// for the states the walk reads through, with runs of `driver`, their
+    /// driving storage.
     #[inline(always)]
     pub(crate) unsafe fn new(source: Source<'w>) -> Self {
         let end = match source {
-            Source::Dense { entities, .. } => entities.len(),
             Source::Runs { driver, .. } => driver.len(),
             Source::Live(entities) => entities.slot_count(),
         };
@@ -129,7 +109,6 @@ impl<'w> Segments<'w> {
     #[inline(always)]
     pub(crate) fn driver(&self) -> &'w [Entity] {
         match self.source {
-            Source::Dense { entities, .. } => entities,
             Source::Runs { driver, .. } => driver,
             Source::Live(_) => &[],
         }
@@ -144,48 +123,10 @@ impl<'w> Segments<'w> {
         }
     }
 
-    /// The next segment, with `state` (a copy of `pristine`, the states as
-    /// built) shifted as an aligned segment needs.
+    /// The next segment, with `state` shifted as an aligned segment needs.
     #[inline(always)]
-    pub(crate) fn next<'s, Q: QueryData>(
-        &mut self,
-        pristine: &Q::State<'s>,
-        state: &mut Q::State<'s>,
-    ) -> Option<Segment<'w>> {
+    pub(crate) fn next<Q: QueryData>(&mut self, state: &mut Q::State<'_>) -> Option<Segment<'w>> {
         match self.source {
-            Source::Dense {
-                entities,
-                known_aligned,
-            } => {
-                let start = self.next;
-                if start >= self.end {
-                    return None;
-                }
-                let mut end = (start + CHUNK).min(self.end);
-                let aligned = if start < known_aligned {
-                    // The known prefix is aligned at the same positions.
-                    *state = *pristine;
-                    end = known_aligned.min(self.end);
-                    true
-                } else {
-                    align::<Q>(state, entities, start..end)
-                };
-                if !aligned {
-                    self.next = end;
-                    return Some(Segment::Probed(start..end));
-                }
-                // Extend the run chunk by chunk, so that it is read as one
-                // long zipped pass rather than many short ones.
-                while end < self.end {
-                    let next = (end + CHUNK).min(self.end);
-                    if !Q::aligned(state, entities, end..next) {
-                        break;
-                    }
-                    end = next;
-                }
-                self.next = end;
-                Some(Segment::Aligned(start..end))
-            }
             Source::Runs { driver, matches } => {
                 let run = *matches.runs().get(self.next_run)?;
                 let range = run.range();
@@ -216,18 +157,6 @@ impl<'w> Segments<'w> {
                 Some(Segment::Live(entities.alive_in(slots)))
             }
         }
-    }
-}
-
-/// Whether the chunk `range` of the driver `entities` is aligned for `Q`: under
-/// the columns' current shifts (the run before it went on), or else after
-/// shifting every column to where it holds the chunk's first entity (a run of
-/// entities spawned together, held at another offset).
-#[inline(always)]
-fn align<Q: QueryData>(data: &mut Q::State<'_>, entities: &[Entity], range: Range<usize>) -> bool {
-    Q::aligned(data, entities, range.clone()) || {
-        Q::realign(data, entities, range.start);
-        Q::aligned(data, entities, range)
     }
 }
 
@@ -262,18 +191,6 @@ pub(crate) unsafe fn fold_segment<'q, Q: QueryData, F: QueryFilter, B>(
         Segment::Aligned(range) => unsafe {
             fold_aligned::<Q, F, B>(state, filter, driver, range, init, g)
         },
-        Segment::Probed(range) => {
-            let mut acc = init;
-            for index in range {
-                // SAFETY: a storage's dense entities are live and distinct,
-                // and each position of a walk is produced once; the states are
-                // a checked query's, over a world borrowed while items live.
-                if let Some(item) = unsafe { probe_apart::<Q, F>(state, filter, driver, index) } {
-                    acc = g(acc, item);
-                }
-            }
-            acc
-        }
         Segment::Live(alive) => alive.fold(init, |acc, entity| {
             // SAFETY: the allocator's live entities, each in one slot and so
             // produced once; the states are a checked query's, over the
@@ -284,28 +201,6 @@ pub(crate) unsafe fn fold_segment<'q, Q: QueryData, F: QueryFilter, B>(
             }
         }),
     }
-}
-
-/// The item of the candidate at `driver[index]`, in a chunk that is not
-/// aligned, if it matches: [`probe`] through the sparse indexes. Kept out of
-/// the walks' loops, so that the aligned path, which most walks take, keeps
-/// its state in registers.
-///
-/// # Safety
-/// As for [`probe`]: `driver[index]` is a live candidate of a walk over the
-/// world both states were built from, and no other item of it is live.
-#[inline(never)]
-pub(crate) unsafe fn probe_apart<'q, Q: QueryData, F: QueryFilter>(
-    data: &Q::State<'_>,
-    filter: &F::State<'_>,
-    driver: &[Entity],
-    index: usize,
-) -> Option<Q::Item<'q>> {
-    let seat = Seat::Driver(driver, index);
-    // SAFETY: `driver[index]` is a live candidate of a walk over the world
-    // both states were built from, and no other item of it is live (the
-    // caller's contract), which is all `probe` asks.
-    unsafe { probe::<Q, F>(data, filter, driver[index], seat) }
 }
 
 /// Folds `g` over the matches among `driver[range]`, a stretch where every

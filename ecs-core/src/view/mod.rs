@@ -1,13 +1,10 @@
 //! The one typed door to a world's data for queries and schedulers: storages,
 //! groups and liveness, shared or exclusive as the view's type says.
 
-mod alignment;
-
 use core::fmt;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::change::{ChangeClock, RunTicks};
 use crate::component::{ComponentId, ComponentMasks};
@@ -15,8 +12,6 @@ use crate::entity::{Entities, Entity};
 use crate::group::{GroupSpan, Groups};
 use crate::resource::{ResourceTicks, Resources};
 use crate::storage::Storages;
-
-pub(crate) use alignment::{AlignmentCache, DenseOrder};
 
 /// Which world a [`QueryState`](crate::query::QueryState) was prepared from:
 /// distinct for every world made in this process, and never reused, so a state
@@ -39,8 +34,8 @@ impl Default for WorldId {
 }
 
 /// Everything a world owns that views reach: its id, the allocator, the
-/// component masks, the storages, the groups, what queries learned about
-/// alignment, the resources, and the change counter.
+/// component masks, the storages, the groups, the resources, and the change
+/// counter.
 ///
 /// The world owns one and changes its structure only through its structural
 /// funnel; views borrow it.
@@ -54,7 +49,6 @@ pub(crate) struct WorldData {
     pub(crate) masks: ComponentMasks,
     pub(crate) storages: Storages,
     pub(crate) groups: Groups,
-    pub(crate) alignment: Mutex<AlignmentCache>,
     pub(crate) resources: Resources,
     /// The newest change tick handed out.
     pub(crate) clock: ChangeClock,
@@ -324,15 +318,5 @@ impl<'w, M: ViewMode> WorldView<'w, M> {
     #[inline]
     pub(crate) fn group_span(self, id: ComponentId) -> Option<GroupSpan> {
         self.data.groups.span(id)
-    }
-
-    /// What queries have learned about aligned storages. Locked only while a
-    /// query is being built; a poisoned lock still holds valid data (every
-    /// entry is checked against the storages before use).
-    pub(crate) fn alignment_cache(self) -> MutexGuard<'w, AlignmentCache> {
-        self.data
-            .alignment
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
     }
 }

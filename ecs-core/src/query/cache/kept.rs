@@ -15,12 +15,14 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::util::TypeIdHasher;
 use crate::view::{ViewMode, WorldView};
 
+use super::alignment::AlignmentCache;
 use super::matches::{MatchStats, Matches};
 use super::plan::{driver, refresh};
 use crate::query::Query;
 use crate::query::column::Required;
 use crate::query::data::QueryData;
 use crate::query::filter::QueryFilter;
+use crate::query::walk::Source;
 
 /// Per query type `(Q, F)`, the matches its last use over this world found:
 /// the one cache that `World::query`, `query_filtered`, `query_ref`,
@@ -54,6 +56,9 @@ use crate::query::filter::QueryFilter;
 #[derive(Default)]
 pub(crate) struct KeptMatches {
     by_query: Mutex<Table>,
+    /// What searches learned about storages that hold the same entities at
+    /// the same positions, for the next search's known-aligned prefix.
+    alignment: Mutex<AlignmentCache>,
 }
 
 /// Per query type, its boxed entry.
@@ -144,7 +149,7 @@ impl KeptMatches {
             // Every live entity is a candidate: nothing to keep.
             // SAFETY: this is the table of the world `view` borrows, and `Q`
             // passed its access check (this function's contract).
-            return unsafe { Query::planned(view, data, filter, self) };
+            return unsafe { Query::over_live(view, data, filter, self) };
         };
         let mut table = self.lock();
         let entry = Self::entry_in::<Q, F>(&mut table);
@@ -176,7 +181,7 @@ impl KeptMatches {
         };
         let Some(driver) = driver::<Q, F>(&data, &filter) else {
             // SAFETY: as in `walk`: this table is the world's, `Q` checked.
-            return unsafe { Query::planned(view, data, filter, kept) };
+            return unsafe { Query::over_live(view, data, filter, kept) };
         };
         // SAFETY: `entry` is `(Q, F)`'s in this table (this function's
         // contract), which is locked or borrowed exclusively; the rest is
@@ -231,7 +236,7 @@ impl KeptMatches {
             // key), and as it is not current no reference to it is alive
             // (the third), so the search writes what nobody reads.
             let matches = unsafe { &mut *cell.get() };
-            refresh::<Q, F>(view, &data, &filter, driver, matches);
+            refresh::<Q, F>(view, self, &data, &filter, driver, matches);
         }
         drop(table);
         // SAFETY: current now, it is written again only once a structural
@@ -250,6 +255,15 @@ impl KeptMatches {
     /// entry stays valid.
     fn lock(&self) -> MutexGuard<'_, Table> {
         self.by_query.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The alignment cache, locked while a query is planned or searched; a
+    /// poisoned lock still holds valid data (every entry is checked against
+    /// the storages before use). Taken after the table's lock, never before.
+    pub(in crate::query) fn alignment(&self) -> MutexGuard<'_, AlignmentCache> {
+        self.alignment
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
@@ -278,6 +292,9 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// assert_eq!(stats.map(|s| (s.runs, s.searches)), Some((1, 1)), "searched once");
     /// ```
     pub fn match_stats(&self) -> Option<MatchStats> {
-        self.matches.map(Matches::stats)
+        match self.source {
+            Source::Runs { matches, .. } => Some(matches.stats()),
+            Source::Live(_) => None,
+        }
     }
 }

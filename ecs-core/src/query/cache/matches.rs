@@ -10,7 +10,13 @@ use crate::entity::Entity;
 use crate::query::column::Required;
 use crate::query::data::QueryData;
 use crate::query::filter::QueryFilter;
-use crate::query::walk::CHUNK;
+
+/// How many positions a search compares at once to extend a run.
+///
+/// Large enough that the comparison (one entity id per required column) is
+/// one tight loop, small enough that a run ending inside a chunk is found a
+/// few positions past its end.
+const CHUNK: usize = 64;
 
 /// One stretch of the driver's positions, `start..end`, over which every
 /// column of the fetch holds the driver's entities, each at one shift (the

@@ -1,4 +1,7 @@
-//! Where a query's candidates come from, and which of their positions are known aligned.
+//! What a query works out before its first walk: the storage that drives
+//! it, and how much of that storage is known aligned for the fetch (a
+//! group's packed prefix, or what the alignment cache learned), which the
+//! search for its matches then takes without comparing an id.
 
 use crate::entity::Entity;
 use crate::group::GroupSpan;
@@ -12,53 +15,25 @@ use crate::query::data::QueryData;
 use crate::query::filter::QueryFilter;
 use crate::query::walk::Source;
 
-/// Where a query's iteration starts, worked out once when the query is built
-/// (its storages cannot change while it lives).
-#[derive(Clone, Copy)]
-pub(crate) struct Plan<'w> {
-    /// The dense entities of the smallest storage every match is in; none when
-    /// the query requires no storage and walks every live entity.
-    pub(in crate::query) driver: Option<&'w [Entity]>,
-    /// Leading positions of the driver known to be aligned for the fetch, from
-    /// a group or the world's alignment cache, and never past its shortest column.
-    known_aligned: usize,
-}
-
-impl<'w> Plan<'w> {
-    /// Where one walk over the query's matches takes its candidates from.
-    #[inline]
-    pub(crate) fn source(&self, view: WorldView<'w>) -> Source<'w> {
-        match self.driver {
-            Some(entities) => Source::Dense {
-                entities,
-                known_aligned: self.known_aligned,
-            },
-            None => Source::Live(view.entities()),
-        }
-    }
-}
-
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
-    /// A query over the given states, with its plan, walking no cached
-    /// matches (it requires no storage: every live entity is a candidate).
+    /// A query over the given states that requires no storage, so walks
+    /// every live entity and keeps no matches.
     ///
     /// # Safety
     /// `kept` is the table of the world `view` borrows, and `Q` passed its
     /// access check ([`Query::check_access`]).
     #[inline]
-    pub(in crate::query) unsafe fn planned(
+    pub(in crate::query) unsafe fn over_live(
         view: WorldView<'w>,
         data: Q::State<'w>,
         filter: F::State<'w>,
         kept: &'w KeptMatches,
     ) -> Self {
-        let plan = plan::<Q, F>(view, &data, &filter);
         Query {
             view,
             data,
             filter,
-            plan,
-            matches: None,
+            source: Source::Live(view.entities()),
             kept,
         }
     }
@@ -84,12 +59,7 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
             view,
             data,
             filter,
-            // Walks take the runs; nothing reads the plan's prefix.
-            plan: Plan {
-                driver: Some(driver),
-                known_aligned: 0,
-            },
-            matches: Some(matches),
+            source: Source::Runs { driver, matches },
             kept,
         }
     }
@@ -104,35 +74,15 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
 #[inline]
 pub(in crate::query) fn refresh<'w, Q: QueryData, F: QueryFilter>(
     view: WorldView<'w>,
+    kept: &KeptMatches,
     data: &Q::State<'w>,
     filter: &F::State<'w>,
     driver: Required<'w>,
     matches: &mut Matches,
 ) {
     if !matches.is_current::<Q, F>(data, filter) {
-        let known = known_aligned::<Q, F>(view, data, filter, driver);
+        let known = known_aligned::<Q, F>(view, kept, data, filter, driver);
         matches.find::<Q, F>(data, filter, driver.entities, known);
-    }
-}
-
-/// Chooses the driving storage (the smallest that every match is in) and how
-/// much of it is known aligned: the prefix of a group owning every required
-/// storage, or else what the world's alignment cache knows.
-#[inline]
-fn plan<'w, Q: QueryData, F: QueryFilter>(
-    view: WorldView<'w>,
-    data: &Q::State<'w>,
-    filter: &F::State<'w>,
-) -> Plan<'w> {
-    let Some(driver) = driver::<Q, F>(data, filter) else {
-        return Plan {
-            driver: None,
-            known_aligned: 0,
-        };
-    };
-    Plan {
-        driver: Some(driver.entities),
-        known_aligned: known_aligned::<Q, F>(view, data, filter, driver),
     }
 }
 
@@ -161,6 +111,7 @@ pub(in crate::query) fn driver<'w, Q: QueryData, F: QueryFilter>(
 #[inline]
 fn known_aligned<'w, Q: QueryData, F: QueryFilter>(
     view: WorldView<'w>,
+    kept: &KeptMatches,
     data: &Q::State<'w>,
     filter: &F::State<'w>,
     driver: Required<'w>,
@@ -189,7 +140,7 @@ fn known_aligned<'w, Q: QueryData, F: QueryFilter>(
     // One column at most is aligned with the driver or not read by position;
     // a group covering the whole driver leaves nothing to learn.
     if Q::LEAVES >= 2 && known < driver.entities.len() {
-        let mut cache = view.alignment_cache();
+        let mut cache = kept.alignment();
         let mut cached = driver.entities.len();
         Q::for_each_required(data, &mut |column: Required<'w>| {
             if cached > 0 {
