@@ -42,36 +42,35 @@
 // fetches and filters share, the storages a parameter uses, its access, its state and the storages
 // every match is in; tuples implemented once for both, and the optional wrappers `Option<Q>` /
 // `Or<(..)>` from one template), `QueryData` on top of it, and `QueryFilter` (`With` / `Without`
-// from one template, differing in one constant), `Query`, `ReadOnlyQuery` (read-only queries by
-// value), columns (`Column::new`, read-only or writable by the mode of the view it is built from;
+// from one template, differing in one constant; each filter's one per-entity form,
+// `matches_presence` / `matches_ticks`, told the candidate's `Seat`, and one per-chunk form,
+// `presence_chunk` / `ticks_chunk`), `Query`, `ReadOnlyQuery` (read-only queries by value),
+// columns (`Column::new`, read-only or writable by the mode of the view it is built from;
 // `MutColumn`: `&mut T`'s column with its ticks; `component_fetch.rs`: `&T` and `&mut T` written
 // once, differing only in their column type, `FetchColumn`), the change filters `Added` /
-// `Changed` and `Query::changed_since` (`changed.rs`), plans, the one walk (`walk.rs`: `Segments`,
-// the producer of every walk's stretches, from a storage's dense entities, a prepared query's cached
-// runs or the allocator's live ids: aligned stretches, where every column holds the driver's
-// entities at the same positions or, after `QueryData::realign`, at one offset per column, read as
-// zipped arrays, and probed ones; `fold_segment`, the one consumer `fold` and each part of
-// `par_for_each` pass them to, while `iter.rs`'s `next` steps through the same segments); `probe.rs`: the one order in
-// which every walk and lookup decides a candidate, its presence conditions (the filters' `With` /
-// `Without`, then the fetch's required components, located through the sparse indexes alone)
-// before any change tick, and both before any value, so a query disjoint from a writer by those
-// conditions never touches the writer's entities; `passes_aligned_chunk` takes the same order for
-// 64 positions at once; `chunk.rs`: those chunks as `u64` masks, each filter's one per-entity form
-// (`matches_presence` / `matches_ticks`, told the candidate's `Seat`) and one per-chunk form
-// (`presence_chunk` / `ticks_chunk`) answering for a whole chunk, a change filter on the driving storage comparing its
-// tick column with no branch, and the walks visiting only the kept bits),
-// `par_for_each`, slices, several entities' items at once (`many.rs`: `iter_many`, and
-// `get_many_mut`, which refuses a repeated id before probing), prepared queries (`state.rs`:
-// `QueryState`, the storages a query uses found once and kept between frames, as `StorageRoot`s,
-// refreshed when the world registers a type; `Prepared`, the same apart from the query's type,
-// which a system's `Query` param keeps), cached matches (`cache/matches.rs`: `Matches`, the runs of the
-// driving storage where every fetched column holds its entities, with each column's shift as
-// `QueryData::record_shifts` reports it, kept by a prepared query while the structural version
-// (reorders, length) of every storage it requires is unchanged, and handed to the walk as segments
-// with the shifts put back by `replay_shifts`, no lookup; `MatchStats`),
-// matches kept per query type for the world's own `query` / `query_filtered` / `query_ref` and
-// what `.filter()` narrows them to (`cache/kept.rs`: `KeptMatches`, keyed by the query type with
-// lifetimes erased, behind a lock, each entry boxed; and `Query::match_stats`)
+// `Changed` and `Query::changed_since` (`changed.rs`), the one walk (`walk.rs`: `Segments`, the
+// producer of every walk's stretches: a query's cached runs, each with its columns' shifts put
+// back by `QueryData::replay_shifts`, read as zipped arrays, or the allocator's live ids for a
+// query that requires no storage; `fold_segment`, the one consumer that `fold` and each part of
+// `par_for_each` (`par.rs`) pass them to, while `iter.rs`'s `next` steps through the same
+// segments), `probe.rs` (the one order in which every walk and lookup decides a candidate: its
+// presence conditions, then the fetch's required components, located through the sparse indexes
+// alone, before any change tick, and all before any value, so a query disjoint from a writer by
+// those conditions never touches the writer's entities; `passes_aligned_chunk` takes the same
+// order for 64 positions at once), `chunk.rs` (those chunks as `u64` masks, a change filter on the
+// driving storage comparing its tick column with no branch, the walks visiting only the kept
+// bits), slices, several entities' items at once (`many.rs`: `iter_many`, and `get_many_mut`,
+// which refuses a repeated id before probing), prepared queries (`state.rs`: `QueryState`, the
+// storages a query uses found once and kept between frames, as `StorageRoot`s, refreshed when the
+// world registers a type, and where its entry sits in the world's table; `Prepared`, the same
+// apart from the query's type, which a system's `Query` param keeps), and the cache (`cache/`: the
+// driving storage and its known-aligned prefix, `plan.rs`; the alignment cache, `alignment.rs`;
+// `Matches`, the runs of the driving storage where every fetched column holds its entities, with
+// each column's shift as `QueryData::record_shifts` reports it, searched again when the
+// structural version (reorders, length) of a storage the query requires changes, and
+// `MatchStats`, `matches.rs`; `KeptMatches`, the world's table of them, one boxed entry per query
+// type with lifetimes erased, behind a lock, which every spelling of a query reaches, and
+// `Query::match_stats`, `kept.rs`)
 
 mod cache;
 mod changed;
