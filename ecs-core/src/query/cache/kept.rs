@@ -118,18 +118,30 @@ impl KeptMatches {
         F: QueryFilter,
         M: ViewMode,
     {
+        let mut table = self.lock();
         // The check depends on the query type alone: made when its entry is,
-        // and an entry is only made once the check passed.
-        let made = self.lock().contains_key(&typeid::of::<(Q, F)>());
-        if !made {
-            Query::<Q, F>::check_access();
-        }
+        // and an entry is only made once the check passed (a check that
+        // panics leaves the lock poisoned, which `lock` takes as it is).
+        let entry = match table.get(&typeid::of::<(Q, F)>()) {
+            Some(cell) => KeptEntry(NonNull::from(&**cell)),
+            None => {
+                Query::<Q, F>::check_access();
+                Self::entry_in::<Q, F>(&mut table)
+            }
+        };
         let shared = view.as_shared();
         let (data, filter) = (Q::state(view), F::state(shared));
-        // SAFETY: `view` borrows this table's world (this function's
-        // contract); `Q` passed its access check, now or when its entry
-        // was made.
-        unsafe { self.walk(shared, data, filter) }
+        let Some(driver) = driver::<Q, F>(&data, &filter) else {
+            drop(table);
+            // SAFETY: `view` borrows this table's world (this function's
+            // contract), and `Q` passed its access check.
+            return unsafe { Query::over_live(shared, data, filter, self) };
+        };
+        // SAFETY: the lock is held and `entry` is `(Q, F)`'s in it; `view`
+        // borrows this table's world (this function's contract), the states
+        // were just built from it, `driver` is their driving storage, and
+        // `Q` passed its access check, now or when its entry was made.
+        unsafe { self.walk_locked(Some(table), shared, data, filter, driver, entry) }
     }
 
     /// A query over states built already, walking the matches kept for
