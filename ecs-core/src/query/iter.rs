@@ -82,11 +82,11 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
             if F::READS_TICKS
                 && let Some(index) = self.kept.next()
             {
+                let entity = self.driver[index];
                 // SAFETY: `index` was kept from a chunk of the current aligned
                 // segment, whose shifts `run` keeps until the segment ends;
                 // the driver's entity there is live (a storage holds it) and
                 // yielded once.
-                let entity = self.driver[index];
                 return Some(unsafe { Q::fetch_aligned(&self.run, entity, index) });
             }
             match &mut self.segment {
@@ -119,10 +119,9 @@ impl<'q, Q: QueryData, F: QueryFilter> Iterator for QueryIter<'q, '_, Q, F> {
                         // once, so no other item of it is live; the states are
                         // a checked query's, over a world borrowed while items
                         // live.
-                        if let Some(item) =
-                            unsafe { probe::<Q, F>(data, filter, entity, Seat::Anywhere) }
-                        {
-                            return Some(item);
+                        let item = unsafe { probe::<Q, F>(data, filter, entity, Seat::Anywhere) };
+                        if item.is_some() {
+                            return item;
                         }
                         continue;
                     }
