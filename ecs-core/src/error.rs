@@ -61,7 +61,20 @@ pub enum AccessClash {
 /// assert_eq!(world.despawn(e).unwrap_err().to_string(), "entity 0v1 was despawned");
 /// # Ok::<(), Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// `Debug` shows the same words as `Display`, so a `main` that returns
+/// `Result<(), Error>` and fails prints a sentence, not a variant:
+///
+/// ```
+/// # use ecs_core::prelude::*;
+/// let mut world = World::new();
+/// let e = world.spawn(());
+/// world.despawn(e)?;
+/// let err = world.despawn(e).unwrap_err();
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     /// The entity existed in this world but has been despawned since.
@@ -469,6 +482,14 @@ impl From<DeadEntity> for Error {
         } else {
             Error::NeverSpawned { entity }
         }
+    }
+}
+
+/// The words of `Display`: what `fn main() -> Result<(), Error>` prints when
+/// it fails, and what `unwrap` and `expect` show.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

@@ -108,7 +108,14 @@ impl Schedule {
         configs: Vec<SystemConfig>,
     ) -> Result<(), Error> {
         let mut slots = Vec::with_capacity(configs.len());
-        let names: Vec<Cow<'static, str>> = configs.iter().map(|c| c.name.clone()).collect();
+        let mut configs = configs;
+        let mut names: Vec<Cow<'static, str>> = Vec::with_capacity(configs.len());
+        for config in &mut configs {
+            if config.anonymous {
+                config.name = self.free_name(&config.name, &names);
+            }
+            names.push(config.name.clone());
+        }
         for (at, config) in configs.into_iter().enumerate() {
             if let Some(error) = config
                 .system
@@ -164,6 +171,27 @@ impl Schedule {
             reserves_ids,
             last_run: LastRun::new(config.sees_earlier_changes),
         }
+    }
+
+    /// `name` if no system of the schedule has it and `adding` does not list
+    /// it, else the first of `name#2`, `name#3`, ... that is free: the name
+    /// of a closure added beside another from the same function.
+    fn free_name(
+        &self,
+        name: &Cow<'static, str>,
+        adding: &[Cow<'static, str>],
+    ) -> Cow<'static, str> {
+        let taken = |candidate: &str| {
+            self.contains_system(candidate) || adding.iter().any(|other| other == candidate)
+        };
+        if !taken(name) {
+            return name.clone();
+        }
+        (2u32..)
+            .map(|n| format!("{name}#{n}"))
+            .find(|candidate| !taken(candidate))
+            .map(Cow::Owned)
+            .expect("fewer than 2^32 systems share a closure's name")
     }
 
     /// Refuses an ordering of `who` (in `stage`) against `name` when no

@@ -35,19 +35,23 @@ impl Conditional {
         }
     }
 
-    /// Asks every condition in order, stopping at the first "no".
+    /// Asks every condition, in order, and whether all of them said yes.
+    ///
+    /// Each is asked even after one said no: a condition that counts frames
+    /// or keeps a timer in a `Local` sees every frame its system is reached,
+    /// whichever `run_if` came first. (`and` / `or` inside one condition
+    /// keep their short-circuit.)
     ///
     /// # Safety
     /// As [`AnyCondition::evaluate`].
     unsafe fn allowed(&mut self, world: SystemWorld<'_>) -> Result<bool, Error> {
+        let mut allowed = true;
         for condition in &mut self.conditions {
             // SAFETY: the caller keeps every system conflicting with this
             // one's access, which holds the condition's, apart meanwhile.
-            if !unsafe { condition.evaluate(world)? } {
-                return Ok(false);
-            }
+            allowed &= unsafe { condition.evaluate(world)? };
         }
-        Ok(true)
+        Ok(allowed)
     }
 }
 

@@ -39,6 +39,9 @@ pub struct SystemConfig {
     pub(crate) conditions: Vec<RunCondition>,
     /// Whether the first run's `Added` and `Changed` see what happened before it.
     pub(crate) sees_earlier_changes: bool,
+    /// Whether the name is a closure's, not given: a schedule numbers a
+    /// second one (`main::{{closure}}#2`) rather than refuse it.
+    pub(crate) anonymous: bool,
 }
 
 impl core::fmt::Debug for SystemConfig {
@@ -59,8 +62,9 @@ impl core::fmt::Debug for SystemConfig {
 /// implements [`System`], or one of these already configured.
 ///
 /// Every system has a name: a function's own name, a closure's enclosing
-/// function followed by `{{closure}}`, a `System`'s [`name`](System::name),
-/// or the one given with [`named`](Self::named).
+/// function followed by `{{closure}}` (numbered `#2`, `#3`, ... where its
+/// schedule already has one of that name), a `System`'s
+/// [`name`](System::name), or the one given with [`named`](Self::named).
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -84,6 +88,7 @@ pub trait IntoSystem<Marker>: Sized {
     fn named(self, name: impl Into<Cow<'static, str>>) -> SystemConfig {
         let mut config = self.into_config();
         config.name = name.into();
+        config.anonymous = false;
         config
     }
 
@@ -263,6 +268,7 @@ impl<S: System> IntoSystem<SystemMarker> for S {
 fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> SystemConfig {
     SystemConfig {
         system,
+        anonymous: name.ends_with("{{closure}}"),
         name,
         after: Vec::new(),
         before: Vec::new(),

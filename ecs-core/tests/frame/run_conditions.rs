@@ -1,5 +1,6 @@
 //! Run conditions: the built-in ones, closures, `not` / `and` / `or`; a
-//! skipped system keeps its change-detection horizon; conditions only read.
+//! skipped system keeps its change-detection horizon; conditions only read;
+//! every `run_if` of a system is asked each frame, even after one said no.
 
 use ecs_core::prelude::*;
 
@@ -228,5 +229,41 @@ fn a_condition_reading_what_its_system_writes_is_allowed_and_scheduled_with_it()
         schedule.run(&mut world)?;
     }
     assert_eq!(world.resource::<Score>()?.0, 13);
+    Ok(())
+}
+
+/// A system's separate `run_if`s are each asked every frame it is reached,
+/// even after an earlier one said no: a condition that counts frames in a
+/// `Local` keeps counting. (The system runs only when all say yes.)
+#[test]
+fn every_run_if_is_asked_even_after_a_no() -> Result<(), Error> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    let mut world = World::new();
+    world.init_resource::<Runs>();
+    let mut schedule = Schedule::new();
+    let never = |_: Res<Runs>| false;
+    let asked = Arc::new(AtomicU32::new(0));
+    let seen_by_test = Arc::clone(&asked);
+    let counting = move |mut seen: Local<u32>| {
+        *seen += 1;
+        asked.store(*seen, Ordering::Relaxed);
+        true
+    };
+    schedule.add_system(Stage::Update, count.run_if(never).run_if(counting))?;
+    for _ in 0..5 {
+        schedule.run(&mut world)?;
+    }
+    assert_eq!(
+        world.resource::<Runs>()?.0,
+        0,
+        "the first condition said no"
+    );
+    assert_eq!(
+        seen_by_test.load(Ordering::Relaxed),
+        5,
+        "the second was asked every frame, its Local counting"
+    );
     Ok(())
 }

@@ -134,6 +134,46 @@ fn names_are_unique_per_schedule() {
         .unwrap();
 }
 
+/// Closures from one function share a name: the schedule numbers the second
+/// and third (`#2`, `#3`) instead of refusing them, while a name given with
+/// `named` stays unique.
+#[test]
+fn closures_of_one_function_are_numbered() -> Result<(), Error> {
+    let mut world = World::new();
+    world.insert_resource(Score(0));
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, |mut s: ResMut<Score>| s.0 += 1)?;
+    schedule.add_system(Stage::Update, |mut s: ResMut<Score>| s.0 += 10)?;
+    schedule.add_systems(
+        Stage::Last,
+        (
+            |mut s: ResMut<Score>| s.0 += 100,
+            (|mut s: ResMut<Score>| s.0 += 1000).named("thousand"),
+        ),
+    )?;
+    let base = "closures_of_one_function_are_numbered::{{closure}}";
+    for name in [base.to_string(), format!("{base}#2"), format!("{base}#3")] {
+        assert!(schedule.contains_system(&name), "{name} is in the schedule");
+    }
+    schedule.run(&mut world)?;
+    assert_eq!(world.resource::<Score>()?.0, 1111, "all four ran once");
+    let err = schedule
+        .add_system(Stage::Update, (|| {}).named("thousand"))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        Error::DuplicateSystem {
+            system: "thousand".into()
+        }
+    );
+    assert_eq!(
+        format!("{err:?}"),
+        err.to_string(),
+        "an error's Debug is its sentence"
+    );
+    Ok(())
+}
+
 #[test]
 fn conflicting_params_are_rejected_naming_system_params_and_type() {
     fn twice(_: ResMut<Score>, _: ResMut<Score>) {}
