@@ -1,6 +1,7 @@
 //! The error type of every fallible world operation.
 
 use core::fmt;
+use std::sync::Arc;
 
 use crate::component::Component;
 use crate::entity::{DeadEntity, Entity};
@@ -142,6 +143,9 @@ pub enum Error {
         /// The full type name of the missing resource.
         resource: &'static str,
     },
+    /// A system ran and returned an `Err`: a one-shot run's error (a
+    /// schedule hands its systems' errors to its error handler instead).
+    SystemFailed(SystemError),
     /// A system could not run: `error` says why (a missing resource, most often).
     InSystem {
         /// The system's name.
@@ -443,7 +447,8 @@ impl Error {
             | Error::WritingCondition { .. }
             | Error::UnknownSystemId { .. }
             | Error::SystemAlreadyRunning { .. }
-            | Error::RequirementCycle { .. } => None,
+            | Error::RequirementCycle { .. }
+            | Error::SystemFailed(_) => None,
             Error::RepeatedEntity { entity }
             | Error::RelationshipCycle { entity, .. }
             | Error::RelationshipTargetByHand { entity, .. }
@@ -554,6 +559,7 @@ impl fmt::Display for Error {
             Error::InSystem { system, error } => {
                 write!(f, "system `{system}` could not run: {error}")
             }
+            Error::SystemFailed(failure) => fmt::Display::fmt(failure, f),
             Error::DuplicateSystem { system } => write!(
                 f,
                 "the schedule already has a system named `{system}`: \
@@ -817,7 +823,126 @@ impl std::error::Error for Error {
             Error::InSystem { error, .. }
             | Error::InObserver { error, .. }
             | Error::InHook { error, .. } => Some(error.as_ref()),
+            Error::SystemFailed(failure) => Some(failure),
             _ => None,
         }
+    }
+}
+
+/// Any error a fallible system returns, boxed: what `?` converts into from
+/// any `std::error::Error + Send + Sync`, a `String` or a `&str`.
+pub type BoxedError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// A system's run that returned an `Err`: which system, in which frame of
+/// its schedule (none for a one-shot run), and the error it returned.
+///
+/// ```
+/// use ecs_core::prelude::*;
+/// use ecs_core::SystemError;
+///
+/// fn fails() -> Result<(), String> {
+///     Err("the level file is empty".into())
+/// }
+///
+/// let mut world = World::new();
+/// let mut schedule = Schedule::new();
+/// schedule.set_error_handler(ErrorHandler::ignore);
+/// schedule.add_system(Stage::Update, fails)?;
+/// schedule.run(&mut world)?;
+/// let error: &SystemError = &schedule.system_errors()[0];
+/// assert_eq!((error.system(), error.frame()), ("fails", Some(0)));
+/// assert_eq!(error.to_string(), "system `fails` failed in frame 0: the level file is empty");
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone)]
+pub struct SystemError {
+    system: String,
+    frame: Option<u64>,
+    error: Arc<dyn std::error::Error + Send + Sync + 'static>,
+}
+
+impl SystemError {
+    pub(crate) fn new(system: String, frame: Option<u64>, error: BoxedError) -> Self {
+        Self {
+            system,
+            frame,
+            error: Arc::from(error),
+        }
+    }
+
+    /// The name of the system that returned the error.
+    pub fn system(&self) -> &str {
+        &self.system
+    }
+
+    /// The frame of its schedule it ran in, counted from 0; `None` for a
+    /// one-shot run.
+    pub fn frame(&self) -> Option<u64> {
+        self.frame
+    }
+
+    /// The error the system returned.
+    pub fn error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.error
+    }
+
+    /// The error the system returned, if it is an `E`.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    /// use std::num::ParseIntError;
+    ///
+    /// fn parse() -> Result<(), ParseIntError> {
+    ///     "seven".parse::<u32>().map(drop)
+    /// }
+    ///
+    /// let mut world = World::new();
+    /// let mut schedule = Schedule::new();
+    /// schedule.set_error_handler(ErrorHandler::ignore);
+    /// schedule.add_system(Stage::Update, parse)?;
+    /// schedule.run(&mut world)?;
+    /// assert!(schedule.system_errors()[0].downcast_ref::<ParseIntError>().is_some());
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.error.downcast_ref::<E>()
+    }
+}
+
+impl fmt::Display for SystemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.frame {
+            Some(frame) => write!(
+                f,
+                "system `{}` failed in frame {frame}: {}",
+                self.system, self.error
+            ),
+            None => write!(f, "system `{}` failed: {}", self.system, self.error),
+        }
+    }
+}
+
+/// The words of `Display`.
+impl fmt::Debug for SystemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Two failures are equal when the same system failed in the same frame
+/// with the same words (errors themselves have no equality).
+impl PartialEq for SystemError {
+    fn eq(&self, other: &Self) -> bool {
+        self.system == other.system
+            && self.frame == other.frame
+            && self.error.to_string() == other.error.to_string()
+    }
+}
+
+impl Eq for SystemError {}
+
+impl std::error::Error for SystemError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.error)
     }
 }

@@ -174,7 +174,7 @@ pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo, TrackedComponent};
 pub use ecs_derive::{Component, MapEntities, Query, States, SystemParam};
 pub use entity::{Entity, EntityMap, EntityMapper, MapEntities};
-pub use error::{AccessClash, Error};
+pub use error::{AccessClash, BoxedError, Error, SystemError};
 pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};

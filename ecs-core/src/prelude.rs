@@ -16,7 +16,7 @@ pub use crate::children;
 pub use crate::observer::{OnAdd, OnInsert, OnRemove};
 pub use crate::persist::{PersistRegistry, WorldState};
 pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
-pub use crate::schedule::{OnEnter, OnExit, Schedule, Stage};
+pub use crate::schedule::{ErrorHandler, OnEnter, OnExit, Schedule, Stage};
 pub use crate::state::{NextState, State};
 pub use crate::system::{
     Condition, EventReader, EventWriter, IntoSystem, IntoSystemConfigs, Local, ParamSet,

@@ -10,6 +10,8 @@
 //!   and their error messages (query aliasing caught at compile time among them).
 //! - `change`: `Added<T>` and `Changed<T>` on a type that does not track changes say which
 //!   attribute to add, and the option itself takes no value.
+//! - `system`: a system that returns a value other than `()` or `Result<(), E>` is an error that
+//!   says what a system may return.
 //! - `observer`: a closure whose first argument is not a trigger, or a trigger on a type that is
 //!   not a component, is an error that says what an observer is.
 //! - `send_sync`: non-`Send` and non-`Sync` types are rejected as components wherever they could
@@ -40,6 +42,7 @@ fn compile_tests() {
         "relationship",
         "states",
         "system_param",
+        "system",
         "change",
         "observer",
         "send_sync",

@@ -111,8 +111,10 @@ impl Schedule {
         let mut configs = configs;
         let mut names: Vec<Cow<'static, str>> = Vec::with_capacity(configs.len());
         for config in &mut configs {
-            if config.anonymous {
-                config.name = self.free_name(&config.name, &names);
+            if config.anonymous
+                && let Some(free) = self.free_name(&config.name, &names)
+            {
+                config.name = Cow::Owned(free);
             }
             names.push(config.name.clone());
         }
@@ -173,25 +175,20 @@ impl Schedule {
         }
     }
 
-    /// `name` if no system of the schedule has it and `adding` does not list
-    /// it, else the first of `name#2`, `name#3`, ... that is free: the name
-    /// of a closure added beside another from the same function.
-    fn free_name(
-        &self,
-        name: &Cow<'static, str>,
-        adding: &[Cow<'static, str>],
-    ) -> Cow<'static, str> {
+    /// `None` if no system of the schedule has `name` and `adding` does not
+    /// list it, else the first of `name#2`, `name#3`, ... that is free: the
+    /// name of a closure added beside another from the same function.
+    fn free_name(&self, name: &str, adding: &[Cow<'static, str>]) -> Option<String> {
         let taken = |candidate: &str| {
             self.contains_system(candidate) || adding.iter().any(|other| other == candidate)
         };
         if !taken(name) {
-            return name.clone();
+            return None;
         }
-        (2u32..)
+        let free = (2u32..)
             .map(|n| format!("{name}#{n}"))
-            .find(|candidate| !taken(candidate))
-            .map(Cow::Owned)
-            .expect("fewer than 2^32 systems share a closure's name")
+            .find(|candidate| !taken(candidate));
+        Some(free.expect("fewer than 2^32 systems share a closure's name"))
     }
 
     /// Refuses an ordering of `who` (in `stage`) against `name` when no

@@ -4,7 +4,7 @@
 use core::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::error::Error;
+use crate::error::{BoxedError, Error};
 #[cfg(feature = "parallel")]
 use crate::system::SystemAccess;
 use crate::system::{RunOutcome, SystemWorld, discard_past_panics, drop_unapplied};
@@ -40,11 +40,15 @@ pub(crate) struct Outcome {
     pub(crate) parallel_batches: u64,
     /// The first system that could not run, and why.
     pub(crate) error: Option<Error>,
+    /// The systems that ran and returned an `Err`, with it, in the order
+    /// their results were gathered.
+    pub(crate) failures: Vec<(String, BoxedError)>,
 }
 
-/// What one system's run came to: it ran or was skipped, it could not run,
-/// or it panicked.
-type RunResult = Result<Result<(), Error>, PanicPayload>;
+/// What one system's run came to: it ran or was skipped (`true` when it ran
+/// and returned an error, which the system keeps), it could not run, or it
+/// panicked.
+type RunResult = Result<Result<bool, Error>, PanicPayload>;
 
 /// The commands of a stage not applied yet: the batches run since the last
 /// sync point, and the reservation numbers no spawn used (ascending).
@@ -141,13 +145,18 @@ fn run_batches(
             }));
             match (&result, this_run) {
                 (Ok(Ok(RunOutcome::Ran)), Some(tick)) => slot.last_run.ran(tick),
+                (Ok(Ok(RunOutcome::Failed)), Some(tick)) => {
+                    slot.last_run.ran(tick);
+                    slot.timing.failed += 1;
+                }
                 (Ok(Ok(RunOutcome::Skipped)), _) => slot.timing.skipped += 1,
                 _ => {}
             }
             slot.timing.record(ticks().saturating_sub(start));
             // Its own `world.commands()` spawns are its world's, not the stage's.
             world.settle_reserved();
-            note(outcome, &slot.name, result.map(|ran| ran.map(drop)))
+            let result = result.map(|ran| ran.map(|outcome| outcome == RunOutcome::Failed));
+            note(outcome, slot, result)
         } else {
             pending.batches.end = at + 1;
             let facts = BatchFacts {
@@ -222,7 +231,7 @@ fn run_batch(
         let results = run_parallel(systems, batch, &heavy, world_ref);
         let mut first_panic = None;
         for (&i, result) in batch.iter().zip(results) {
-            if let Some(payload) = note(outcome, &systems[i].name, result) {
+            if let Some(payload) = note(outcome, &mut systems[i], result) {
                 first_panic.get_or_insert(payload);
             }
         }
@@ -443,8 +452,10 @@ unsafe fn run_inline(
                 // contract): `run_at`'s.
                 let result = unsafe { run_at(slot, world, tick) };
                 finish(slot);
-                if let Err(error) = result {
-                    note_error(outcome, &slot.name, error);
+                match result {
+                    Ok(false) => {}
+                    Ok(true) => note_failure(outcome, slot),
+                    Err(error) => note_error(outcome, &slot.name, error),
                 }
             }
         }));
@@ -464,7 +475,7 @@ unsafe fn run_inline(
 /// No system whose access conflicts with this one's runs meanwhile, and the
 /// caller holds the world exclusively while `world` is shared with the batch.
 #[inline(always)]
-unsafe fn run_at(slot: &mut SystemSlot, world: &World, tick: u64) -> Result<(), Error> {
+unsafe fn run_at(slot: &mut SystemSlot, world: &World, tick: u64) -> Result<bool, Error> {
     let SystemSlot {
         system,
         lane,
@@ -481,27 +492,48 @@ unsafe fn run_at(slot: &mut SystemSlot, world: &World, tick: u64) -> Result<(), 
     match unsafe { system.run(SystemWorld::new(world, Some(lane), run_ticks)) } {
         Ok(RunOutcome::Ran) => {
             last_run.ran(tick);
-            Ok(())
+            Ok(false)
+        }
+        // A run that returned an error still ran: its horizon moves.
+        Ok(RunOutcome::Failed) => {
+            last_run.ran(tick);
+            timing.failed += 1;
+            Ok(true)
         }
         // A skipped system keeps its horizon: its next run sees every change
         // since its last one.
         Ok(RunOutcome::Skipped) => {
             timing.skipped += 1;
-            Ok(())
+            Ok(false)
         }
         Err(error) => Err(error),
     }
 }
 
-/// Keeps the first error of a system that could not run; hands back a panic.
-fn note(outcome: &mut Outcome, name: &str, result: RunResult) -> Option<PanicPayload> {
+/// Keeps the first error of a system that could not run and every error a
+/// system returned; hands back a panic.
+fn note(outcome: &mut Outcome, slot: &mut SystemSlot, result: RunResult) -> Option<PanicPayload> {
     match result {
-        Ok(Ok(())) => None,
+        Ok(Ok(false)) => None,
+        Ok(Ok(true)) => {
+            note_failure(outcome, slot);
+            None
+        }
         Ok(Err(error)) => {
-            note_error(outcome, name, error);
+            note_error(outcome, &slot.name, error);
             None
         }
         Err(payload) => Some(payload),
+    }
+}
+
+/// Keeps the error the system of `slot` returned from its run: out of line,
+/// as runs seldom fail.
+#[cold]
+#[inline(never)]
+fn note_failure(outcome: &mut Outcome, slot: &mut SystemSlot) {
+    if let Some(failure) = slot.system.take_failure() {
+        outcome.failures.push((slot.name.to_string(), failure));
     }
 }
 

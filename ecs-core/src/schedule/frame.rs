@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use crate::error::Error;
+use crate::error::{BoxedError, Error};
 use crate::time::Time;
 use crate::world::World;
 
@@ -30,6 +30,8 @@ pub(super) struct Frame {
     pub(super) options: Options,
     /// The first system that could not run, and why.
     pub(super) first_error: Option<Error>,
+    /// The systems that returned an error, with it, in the order gathered.
+    pub(super) failures: Vec<(String, BoxedError)>,
     /// Systems asked to be removed: (who asked, which).
     pub(super) removals: Vec<(String, String)>,
     pub(super) parallel_batches: u64,
@@ -59,6 +61,7 @@ impl Frame {
         if self.first_error.is_none() {
             self.first_error = outcome.error;
         }
+        self.failures.extend(outcome.failures);
     }
 
     /// Runs `FixedUpdate` `steps` times, each with the world's clock on its

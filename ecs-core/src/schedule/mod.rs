@@ -9,6 +9,7 @@
 //! command order, on every machine, which a lockstep game can rely on.
 
 mod build;
+mod error_handler;
 mod executor;
 mod explain;
 mod frame;
@@ -25,6 +26,8 @@ use crate::system::{AnySystem, IntoSystem, LastRun, SetConfig};
 use crate::tuning::{DEFAULT_PARALLEL_THRESHOLD, PARALLEL_MIN_RUN, TIMED_EVERY};
 use crate::world::{ReservationLane, World};
 
+pub use crate::error::SystemError;
+pub use error_handler::ErrorHandler;
 pub use explain::{Explanation, Overlap, StageExplanation};
 pub use stage::{IntoStage, Stage, StateKey};
 pub use stats::SystemStats;
@@ -205,6 +208,10 @@ pub struct Schedule {
     /// Whether each frame starts with [`World::maintain_layout`].
     auto_layout: bool,
     command_errors: Vec<CommandError>,
+    /// The errors systems returned in the last frame, in the order gathered.
+    system_errors: Vec<SystemError>,
+    /// Called once per failing system per frame, after the frame.
+    error_handler: fn(&SystemError),
     frames: u64,
     parallel_batches: u64,
     /// Turns the systems' tick counts into time.
@@ -249,6 +256,8 @@ impl Schedule {
             parallel_threshold: DEFAULT_PARALLEL_THRESHOLD,
             auto_layout: true,
             command_errors: Vec::new(),
+            system_errors: Vec::new(),
+            error_handler: ErrorHandler::warn,
             frames: 0,
             parallel_batches: 0,
             clock: Calibration::default(),
@@ -598,6 +607,7 @@ impl Schedule {
                 timed: self.frames.is_multiple_of(TIMED_EVERY),
             },
             first_error: None,
+            failures: Vec::new(),
             removals: Vec::new(),
             parallel_batches: 0,
         };
@@ -619,6 +629,9 @@ impl Schedule {
         }
         self.parallel_batches += frame.parallel_batches;
         let first_error = frame.first_error;
+        self.system_errors = (frame.failures.into_iter())
+            .map(|(system, error)| SystemError::new(system, Some(self.frames), error))
+            .collect();
         let mut removals = frame.removals;
         for name in world.take_system_removals() {
             removals.push((String::from("World::commands"), name));
@@ -644,7 +657,67 @@ impl Schedule {
         self.frames += 1;
         let took_ticks = ticks().saturating_sub(started_ticks);
         self.clock.add(started.elapsed(), took_ticks);
+        self.handle_system_errors();
         first_error.map_or(Ok(()), Err)
+    }
+
+    /// Hands the frame's first error of each failing system to the handler.
+    fn handle_system_errors(&self) {
+        for (at, error) in self.system_errors.iter().enumerate() {
+            let first = !self.system_errors[..at]
+                .iter()
+                .any(|earlier| earlier.system() == error.system());
+            if first {
+                (self.error_handler)(error);
+            }
+        }
+    }
+
+    /// Sets what the schedule does with an error a system returns:
+    /// [`ErrorHandler::warn`] (the default: written to stderr),
+    /// [`ErrorHandler::panic`], [`ErrorHandler::ignore`], or a function of
+    /// yours. It is called after each frame, once per system that failed in
+    /// it, with that system's first error; the frame itself runs to its end.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.set_error_handler(ErrorHandler::ignore);
+    /// schedule.set_error_handler(|error| eprintln!("[game] {error}"));
+    /// ```
+    pub fn set_error_handler(&mut self, handler: fn(&SystemError)) {
+        self.error_handler = handler;
+    }
+
+    /// The errors systems returned in the last frame, each with the
+    /// system's name and the frame, in the order the stages gathered them
+    /// (every one, where the handler saw each system's first).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// struct Ammo(u32);
+    ///
+    /// fn fire(mut ammo: ResMut<Ammo>) -> Result<(), String> {
+    ///     ammo.0 = ammo.0.checked_sub(1).ok_or("out of ammunition")?;
+    ///     Ok(())
+    /// }
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Ammo(1));
+    /// let mut schedule = Schedule::new();
+    /// schedule.set_error_handler(ErrorHandler::ignore);
+    /// schedule.add_system(Stage::Update, fire)?;
+    /// schedule.run(&mut world)?;
+    /// assert!(schedule.system_errors().is_empty(), "one round left");
+    /// schedule.run(&mut world)?;
+    /// let errors: Vec<String> = schedule.system_errors().iter().map(|e| e.to_string()).collect();
+    /// assert_eq!(errors, ["system `fire` failed in frame 1: out of ammunition"]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn system_errors(&self) -> &[SystemError] {
+        &self.system_errors
     }
 
     /// Whether `Stage::FixedUpdate` has systems.

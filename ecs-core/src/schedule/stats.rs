@@ -71,6 +71,8 @@ pub(crate) struct Timing {
     pub(crate) timed: u64,
     /// The calls a run condition (or a `Single` finding no one entity) skipped.
     pub(crate) skipped: u64,
+    /// The runs that returned an `Err`.
+    pub(crate) failed: u64,
 }
 
 impl Timing {
@@ -130,6 +132,9 @@ pub struct SystemStats {
     /// said no, or a [`Single`](crate::system::Single) param did not find
     /// exactly one entity.
     pub skipped: u64,
+    /// How many of its runs returned an `Err` (each handed to the
+    /// schedule's error handler).
+    pub failed: u64,
 }
 
 impl SystemStats {
@@ -148,6 +153,7 @@ impl SystemStats {
             mean: clock.duration(timing.total / timing.timed.max(1)),
             runs: timing.runs - timing.skipped,
             skipped: timing.skipped,
+            failed: timing.failed,
         }
     }
 }
@@ -163,6 +169,9 @@ impl fmt::Display for SystemStats {
         )?;
         if self.skipped > 0 {
             write!(f, ", {} skipped", self.skipped)?;
+        }
+        if self.failed > 0 {
+            write!(f, ", {} failed", self.failed)?;
         }
         Ok(())
     }

@@ -102,6 +102,10 @@ impl AnySystem for Conditional {
         self.system.discard();
     }
 
+    fn take_failure(&mut self) -> Option<crate::error::BoxedError> {
+        self.system.take_failure()
+    }
+
     fn defers(&self) -> bool {
         self.system.defers()
     }

@@ -80,6 +80,14 @@ impl core::fmt::Debug for SystemConfig {
 /// assert_eq!(order, ["idle", "movement", "reaper"]);
 /// # Ok::<(), Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a system",
+    label = "not a system",
+    note = "a system is a function or closure whose arguments are all system params (`Res`, \
+            `ResMut`, `Query`, `Commands`, ...) and which returns `()` or `Result<(), E>` for an \
+            `E` that converts into `Box<dyn Error + Send + Sync>`; a closure taking `&mut World`, \
+            or a type that implements `System`, is one too"
+)]
 pub trait IntoSystem<Marker>: Sized {
     /// The system with its name and orderings.
     fn into_config(self) -> SystemConfig;

@@ -4,7 +4,7 @@
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::change::RunTicks;
-use crate::error::Error;
+use crate::error::{BoxedError, Error};
 use crate::world::World;
 
 use super::access::SystemAccess;
@@ -15,6 +15,11 @@ use super::param::SystemWorld;
 pub(crate) enum RunOutcome {
     /// The system ran: its change-detection horizon moves to this run.
     Ran,
+    /// The system ran and returned an error, which it keeps until
+    /// [`AnySystem::take_failure`]: its horizon moves too, and its schedule
+    /// hands the error to its error handler. (Kept by the system rather than
+    /// carried here, so that a run's outcome stays a byte on the hot path.)
+    Failed,
     /// A run condition said no: nothing ran, and the horizon stays where it
     /// was, so the next run still sees what happened meanwhile.
     Skipped,
@@ -64,6 +69,11 @@ pub(crate) trait AnySystem: Send {
 
     /// Drops what the system deferred, unapplied.
     fn discard(&mut self);
+
+    /// The error of the last run that came to [`RunOutcome::Failed`], taken.
+    fn take_failure(&mut self) -> Option<BoxedError> {
+        None
+    }
 
     /// Whether [`apply`](Self::apply) and [`discard`](Self::discard) may
     /// have anything to do ([`SystemParam::DEFERS`](super::SystemParam::DEFERS)

@@ -4,12 +4,13 @@
 
 use core::marker::PhantomData;
 
-use crate::error::Error;
+use crate::error::{BoxedError, Error};
 use crate::world::World;
 
 use super::System;
 use super::access::SystemAccess;
 use super::erased::{AnySystem, RunOutcome};
+use super::output::SystemOutput;
 use super::param::{ParamItem, SystemParam, SystemWorld};
 
 /// A function or closure whose arguments are all [`SystemParam`]s (up to
@@ -80,7 +81,8 @@ crate::util::macros::all_tuple_pairs!(param_function:
     (P7, p7), (P6, p6), (P5, p5), (P4, p4), (P3, p3), (P2, p2), (P1, p1), (P0, p0));
 
 /// A function or closure whose arguments are all [`SystemParam`]s (up to
-/// 16) and which returns nothing, callable as a system. `Marker` tells the
+/// 16) and which returns nothing or a `Result<(), E>` ([`SystemOutput`]),
+/// callable as a system. `Marker` tells the
 /// impls for each arity apart; the compiler infers it.
 ///
 /// ```
@@ -97,9 +99,9 @@ crate::util::macros::all_tuple_pairs!(param_function:
 ///     }
 /// });
 /// ```
-pub trait SystemParamFunction<Marker>: ParamFunction<Marker, Output = ()> {}
+pub trait SystemParamFunction<Marker>: ParamFunction<Marker, Output: SystemOutput> {}
 
-impl<Marker, F: ParamFunction<Marker, Output = ()>> SystemParamFunction<Marker> for F {}
+impl<Marker, F: ParamFunction<Marker, Output: SystemOutput>> SystemParamFunction<Marker> for F {}
 
 /// Marks the [`ParamFunction`] impl of [`RunMethod`].
 pub(crate) enum RunMethodMarker {}
@@ -123,6 +125,8 @@ pub(crate) struct FunctionSystem<Marker, F: ParamFunction<Marker>> {
     function: F,
     state: <F::Param as SystemParam>::State,
     access: SystemAccess,
+    /// The error its last run returned, until the schedule takes it.
+    failure: Option<BoxedError>,
     _marker: PhantomData<fn() -> Marker>,
 }
 
@@ -134,6 +138,7 @@ impl<Marker: 'static, F: ParamFunction<Marker>> FunctionSystem<Marker, F> {
             function,
             state,
             access,
+            failure: None,
             _marker: PhantomData,
         }
     }
@@ -162,9 +167,18 @@ impl<Marker: 'static, F: ParamFunction<Marker>> FunctionSystem<Marker, F> {
     pub(crate) fn prepare(&mut self, world: &mut World) {
         F::Param::prepare(&mut self.state, world);
     }
+
+    /// Keeps the error a run returned for the schedule: out of line, as
+    /// runs seldom fail.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, error: BoxedError) -> RunOutcome {
+        self.failure = Some(error);
+        RunOutcome::Failed
+    }
 }
 
-impl<Marker: 'static, F: ParamFunction<Marker, Output = ()>> AnySystem
+impl<Marker: 'static, F: ParamFunction<Marker, Output: SystemOutput>> AnySystem
     for FunctionSystem<Marker, F>
 {
     fn access(&self) -> &SystemAccess {
@@ -176,7 +190,10 @@ impl<Marker: 'static, F: ParamFunction<Marker, Output = ()>> AnySystem
         // SAFETY: this function's contract is `call`'s: `world` was made for
         // this run and nothing conflicting with this system runs meanwhile.
         match unsafe { self.call(world) } {
-            Ok(()) => Ok(RunOutcome::Ran),
+            Ok(output) => Ok(match output.into_failure() {
+                None => RunOutcome::Ran,
+                Some(error) => self.fail(error),
+            }),
             Err(Error::SkipSystem { .. }) => Ok(RunOutcome::Skipped),
             Err(error) => Err(error),
         }
@@ -197,6 +214,10 @@ impl<Marker: 'static, F: ParamFunction<Marker, Output = ()>> AnySystem
 
     fn discard(&mut self) {
         F::Param::discard(&mut self.state);
+    }
+
+    fn take_failure(&mut self) -> Option<BoxedError> {
+        self.failure.take()
     }
 
     fn defers(&self) -> bool {

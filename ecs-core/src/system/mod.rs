@@ -45,6 +45,7 @@ mod local;
 mod observer;
 mod one_shot;
 mod ordering;
+mod output;
 mod param;
 mod param_set;
 mod removed;
@@ -75,6 +76,7 @@ pub use observer::ObserverFunction;
 #[doc(hidden)]
 pub use ordering::NameMarker;
 pub use ordering::{IntoSystemConfigs, SetConfig, SystemConfigs, SystemName, after, before};
+pub use output::SystemOutput;
 #[doc(hidden)]
 pub use param::{DiscardEach, SystemWorld};
 pub use param::{ParamItem, SystemParam};

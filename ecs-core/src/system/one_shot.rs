@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::error::Error;
+use crate::error::{Error, SystemError};
 use crate::util::PanicPayload;
 use crate::world::{IntoOneShotSystem, OneShotSystem, World};
 
@@ -74,13 +74,28 @@ impl OneShotSystem for OneShot {
             (tick, outcome)
         }));
         let (tick, outcome) = ran.unwrap_or_else(|payload| self.abandon(world, payload));
-        let outcome = outcome.map_err(|error| Error::InSystem {
-            system: self.name.to_string(),
-            error: Box::new(error),
-        });
-        if let Ok(RunOutcome::Ran) = outcome {
-            self.last_run.ran(tick);
-        }
+        let outcome = match outcome {
+            Ok(RunOutcome::Ran) => {
+                self.last_run.ran(tick);
+                Ok(())
+            }
+            // It ran: its horizon moves, its commands apply, and the error
+            // is the caller's.
+            Ok(RunOutcome::Failed) => {
+                self.last_run.ran(tick);
+                let error = (self.system.take_failure()).expect("a failed run keeps its error");
+                Err(Error::SystemFailed(SystemError::new(
+                    self.name.to_string(),
+                    None,
+                    error,
+                )))
+            }
+            Ok(RunOutcome::Skipped) => Ok(()),
+            Err(error) => Err(Error::InSystem {
+                system: self.name.to_string(),
+                error: Box::new(error),
+            }),
+        };
         world.settle_reserved();
         let mut first_failure = None;
         let mut removals = Vec::new();

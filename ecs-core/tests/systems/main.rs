@@ -1,4 +1,4 @@
-//! Systems: function and exclusive systems, params, derived params, one-shot systems and commands, with the paths small enough for miri.
+//! Systems: function and exclusive systems, fallible systems, params, derived params, one-shot systems and commands, with the paths small enough for miri.
 //!
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test systems -- <module>::`.
@@ -7,6 +7,7 @@ mod command_ids;
 mod commands_miri;
 mod derive_system_param;
 mod entity_commands;
+mod fallible;
 mod one_shot;
 mod params;
 mod systems;
