@@ -329,8 +329,24 @@ fn cull<const N: usize>(q: Query<(Entity, &C<N>)>, mut commands: Commands) {
     }
 }
 
-fn twenty_systems(mut schedule: Schedule) -> Schedule {
+/// Spawns one entity through its commands, then fails when the number of
+/// `C<N>` holders is odd: its commands apply and its error is listed either
+/// way.
+fn spawn_then_fail_on_odd<const N: usize>(
+    q: Query<&C<N>>,
+    mut commands: Commands,
+) -> Result<(), String> {
+    let holders = q.iter().count();
+    commands.spawn(C::<N>(holders as u64 * 3 + 1));
+    if holders % 2 == 1 {
+        return Err(format!("{holders} holders of C<{N}>"));
+    }
+    Ok(())
+}
+
+fn mixed_systems(mut schedule: Schedule) -> Schedule {
     schedule.set_parallel_threshold(0);
+    schedule.set_error_handler(ErrorHandler::ignore);
     for stage in [Stage::PreUpdate, Stage::Update] {
         let name = |s: &str| format!("{stage}/{s}");
         schedule
@@ -363,6 +379,9 @@ fn twenty_systems(mut schedule: Schedule) -> Schedule {
         schedule
             .add_system(stage, look::<4>.named(name("l4")))
             .unwrap();
+        schedule
+            .add_system(stage, spawn_then_fail_on_odd::<4>.named(name("f4")))
+            .unwrap();
     }
     schedule
 }
@@ -392,8 +411,8 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
             },
         );
     }
-    let mut parallel = twenty_systems(Schedule::new());
-    let mut single = twenty_systems(Schedule::single_threaded());
+    let mut parallel = mixed_systems(Schedule::new());
+    let mut single = mixed_systems(Schedule::single_threaded());
     // The two breeders spawn in the same batch, so a parallel run reserves
     // ids from two threads at once.
     let update = parallel
@@ -404,6 +423,7 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
         .clone();
     assert!(update.batches[0].contains(&"Update/b4".to_owned()));
     assert!(update.batches[0].contains(&"Update/b6".to_owned()));
+    let mut failures = 0;
     four_threads().install(|| {
         for frame in 0..40 {
             parallel.run(&mut parallel_world).unwrap();
@@ -414,8 +434,11 @@ fn parallel_and_single_threaded_runs_give_the_same_world() {
                 "the worlds differ after frame {frame}"
             );
             assert_eq!(parallel.command_errors(), single.command_errors());
+            assert_eq!(parallel.system_errors(), single.system_errors());
+            failures += parallel.system_errors().len();
         }
     });
+    assert!(failures > 0, "the fallible systems failed on some frames");
     assert!(parallel.parallel_batches() > 0);
     assert_eq!(single.parallel_batches(), 0);
     let observed = parallel_world.query::<&C<5>>().iter().count();
