@@ -21,7 +21,7 @@ pub use crate::state::{NextState, State};
 pub use crate::system::{
     Condition, EventReader, EventWriter, IntoSystem, IntoSystemConfigs, Local, ParamSet,
     RemovedComponents, Res, ResMut, Single, System, after, any_with_component, before, in_state,
-    not, on_event, resource_added, resource_changed, resource_exists,
+    not, on_event, resource_added, resource_changed, resource_exists, run_if,
 };
 pub use crate::time::Time;
 pub use crate::{

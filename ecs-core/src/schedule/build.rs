@@ -6,7 +6,10 @@
 use std::borrow::Cow;
 
 use crate::error::Error;
-use crate::system::{AnySystem, Conditional, IntoSystemConfigs, LastRun, SetConfig, SystemConfig};
+use crate::system::{
+    AnySystem, Conditional, IntoSystem, IntoSystemConfigs, LastRun, SetConfig, SharedCondition,
+    SystemConfig,
+};
 use crate::world::ReservationLane;
 
 use super::stats::Timing;
@@ -50,10 +53,10 @@ impl Schedule {
         self.add_configs(stage.into_stage(), label, systems.into_configs().0)
     }
 
-    /// Orders the set `set` of `stage` (see
-    /// [`IntoSystem::in_set`](crate::system::IntoSystem::in_set)): every system in
-    /// it runs after and before what `config` names. Configuring a set
-    /// again adds to its orderings.
+    /// Orders the set `set` of `stage` (see [`IntoSystem::in_set`]): every
+    /// system in it runs after and before what `config` names, and only in
+    /// frames where its conditions ([`run_if`](crate::system::run_if)) hold.
+    /// Configuring a set again adds to its orderings and conditions.
     ///
     /// # Errors
     /// [`Error::UnknownStage`] if the schedule has no such stage;
@@ -88,11 +91,34 @@ impl Schedule {
         for name in config.after.iter().chain(&config.before) {
             self.check_same_stage(&stage, &format!("set {set}"), name, &[])?;
         }
+        for condition in &config.conditions {
+            if let Some((param, type_name)) = condition.access().first_change() {
+                return Err(Error::WritingCondition {
+                    system: format!("set {set}"),
+                    condition: condition.name().to_owned(),
+                    param,
+                    type_name,
+                });
+            }
+        }
         let slot = self.stage_slot(stage, label)?;
+        // The members already added take the set's new conditions now; those
+        // added later, in `add_configs`.
+        for member in slot.systems.iter_mut().filter(|s| s.sets.contains(&set)) {
+            let mut conditions = (config.conditions.iter())
+                .map(|c| c.member().into_inner())
+                .collect();
+            member.system.add_conditions(&mut conditions);
+            if !conditions.is_empty() {
+                let system = core::mem::replace(&mut member.system, idle());
+                member.system = Box::new(Conditional::new(system, conditions));
+            }
+        }
         match slot.sets.iter_mut().find(|(name, _)| *name == set) {
             Some((_, existing)) => {
                 existing.after.extend(config.after);
                 existing.before.extend(config.before);
+                existing.conditions.extend(config.conditions);
             }
             None => slot.sets.push((set, config)),
         }
@@ -117,6 +143,17 @@ impl Schedule {
                 config.name = Cow::Owned(free);
             }
             names.push(config.name.clone());
+        }
+        // The conditions of the sets the new systems join.
+        if let Some(slot) = self.stage_slots().find(|s| s.stage == stage) {
+            for config in &mut configs {
+                for (set, set_config) in &slot.sets {
+                    if config.sets.contains(set) {
+                        let members = set_config.conditions.iter().map(SharedCondition::member);
+                        config.conditions.extend(members);
+                    }
+                }
+            }
         }
         for (at, config) in configs.into_iter().enumerate() {
             if let Some(error) = config
@@ -150,6 +187,11 @@ impl Schedule {
         slot.systems.extend(slots);
         slot.plan = None;
         Ok(())
+    }
+
+    /// Every stage slot, the state stages' included.
+    fn stage_slots(&self) -> impl Iterator<Item = &super::StageSlot> {
+        self.stages.iter().chain(&self.state_stages)
     }
 
     /// The slot of a checked system: wrapped with its conditions, if any.
@@ -221,4 +263,10 @@ impl Schedule {
             None => Ok(()),
         }
     }
+}
+
+/// A system that does nothing: what a slot holds for the moment its system
+/// is taken out to be wrapped with more conditions.
+fn idle() -> Box<dyn AnySystem> {
+    (|| {}).into_config().system
 }

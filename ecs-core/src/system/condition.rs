@@ -92,6 +92,10 @@ impl RunCondition {
     pub(crate) fn into_inner(self) -> Box<dyn AnyCondition> {
         self.0
     }
+
+    pub(crate) fn from_inner(inner: Box<dyn AnyCondition>) -> Self {
+        Self(inner)
+    }
 }
 
 impl core::fmt::Debug for RunCondition {

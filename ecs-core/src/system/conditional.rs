@@ -110,6 +110,13 @@ impl AnySystem for Conditional {
         self.system.defers()
     }
 
+    fn add_conditions(&mut self, conditions: &mut Vec<Box<dyn AnyCondition>>) {
+        for condition in conditions.drain(..) {
+            self.access.extend_for_scheduling(condition.access());
+            self.conditions.push(condition);
+        }
+    }
+
     fn conditions(&self) -> Vec<String> {
         self.conditions.iter().map(|c| c.name()).collect()
     }

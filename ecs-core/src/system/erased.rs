@@ -8,6 +8,7 @@ use crate::error::{BoxedError, Error};
 use crate::world::World;
 
 use super::access::SystemAccess;
+use super::condition::AnyCondition;
 use super::param::SystemWorld;
 
 /// What one run of a system came to, when it could run.
@@ -69,6 +70,13 @@ pub(crate) trait AnySystem: Send {
 
     /// Drops what the system deferred, unapplied.
     fn discard(&mut self);
+
+    /// Takes `conditions` into the system's own, when it has some already
+    /// (a system added with `run_if`), so that they are all asked alike;
+    /// leaves them for the caller to wrap the system with otherwise.
+    fn add_conditions(&mut self, conditions: &mut Vec<Box<dyn AnyCondition>>) {
+        let _ = conditions;
+    }
 
     /// The error of the last run that came to [`RunOutcome::Failed`], taken.
     fn take_failure(&mut self) -> Option<BoxedError> {

@@ -50,6 +50,7 @@ mod param;
 mod param_set;
 mod removed;
 mod res;
+mod shared_condition;
 mod single;
 
 use std::borrow::Cow;
@@ -75,7 +76,9 @@ pub use local::Local;
 pub use observer::ObserverFunction;
 #[doc(hidden)]
 pub use ordering::NameMarker;
-pub use ordering::{IntoSystemConfigs, SetConfig, SystemConfigs, SystemName, after, before};
+pub use ordering::{
+    IntoSystemConfigs, SetConfig, SystemConfigs, SystemName, after, before, run_if,
+};
 pub use output::SystemOutput;
 #[doc(hidden)]
 pub use param::{DiscardEach, SystemWorld};
@@ -90,6 +93,7 @@ pub use single::Single;
 pub(crate) use conditional::Conditional;
 pub(crate) use erased::{AnySystem, RunOutcome, discard_past_panics, drop_unapplied};
 pub(crate) use last_run::LastRun;
+pub(crate) use shared_condition::SharedCondition;
 
 /// A system that keeps its state in `self`: implement it for a type, and add
 /// a value of the type to a schedule like a function.

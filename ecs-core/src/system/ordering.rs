@@ -7,8 +7,10 @@ use std::borrow::Cow;
 
 use crate::world::World;
 
+use super::condition::Condition;
 use super::config::{ExclusiveMarker, FunctionMarker, IntoSystem, SystemConfig, function_name};
 use super::function::SystemParamFunction;
+use super::shared_condition::{SharedCondition, SharedMember};
 
 /// What an ordering names: a system or set by name (`"movement"`), or a
 /// system function or `&mut World` closure itself, which stands for the
@@ -139,6 +141,77 @@ pub trait IntoSystemConfigs<Marker>: Sized {
         }
         configs
     }
+
+    /// Runs the systems only in frames where `condition` holds, asked once
+    /// per frame for the whole group: by the first of them to be reached,
+    /// whose answer the others take (so a condition that counts, or reads
+    /// what an earlier member changed, answers alike for all of them). In
+    /// `FixedUpdate`, the answer holds for every step of the frame. For a
+    /// condition asked by each system on its own, see
+    /// [`distributive_run_if`](Self::distributive_run_if).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// struct Arena;
+    /// #[derive(Default)]
+    /// struct Ticks(u32);
+    ///
+    /// fn spawn_wave(mut t: ResMut<Ticks>) { t.0 += 1; }
+    /// fn move_ships(mut t: ResMut<Ticks>) { t.0 += 10; }
+    ///
+    /// let mut world = World::new();
+    /// world.init_resource::<Ticks>();
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_systems(
+    ///     Stage::Update,
+    ///     (spawn_wave, move_ships).chain().run_if(resource_exists::<Arena>),
+    /// )?;
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(world.resource::<Ticks>()?.0, 0, "no arena: neither ran");
+    /// world.insert_resource(Arena);
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(world.resource::<Ticks>()?.0, 11);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn run_if<M>(self, condition: impl Condition<M>) -> SystemConfigs {
+        let mut configs = self.into_configs();
+        let handles = SharedMember::handles(condition.into_condition(), configs.0.len());
+        for (config, handle) in configs.0.iter_mut().zip(handles) {
+            config.conditions.push(handle);
+        }
+        configs
+    }
+
+    /// Gives every system its own copy of `condition`, asked by each right
+    /// before it would run, as [`IntoSystem::run_if`] on each would.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Default)]
+    /// struct Ticks(u32);
+    ///
+    /// fn a(mut t: ResMut<Ticks>) { t.0 += 1; }
+    /// fn b(mut t: ResMut<Ticks>) { t.0 += 1; }
+    ///
+    /// let mut world = World::new();
+    /// world.init_resource::<Ticks>();
+    /// let mut schedule = Schedule::new();
+    /// // Each asks for itself: `b` sees the tick `a` just added.
+    /// let below_one = |t: Res<Ticks>| t.0 < 1;
+    /// schedule.add_systems(Stage::Update, (a, b).chain().distributive_run_if(below_one))?;
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(world.resource::<Ticks>()?.0, 1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn distributive_run_if<M>(self, condition: impl Condition<M> + Clone) -> SystemConfigs {
+        let mut configs = self.into_configs();
+        for config in &mut configs.0 {
+            config.conditions.push(condition.clone().into_condition());
+        }
+        configs
+    }
 }
 
 impl IntoSystemConfigs<()> for SystemConfigs {
@@ -177,13 +250,36 @@ crate::util::macros::all_tuple_pairs!(tuple_configs:
 /// let config: SetConfig = after("physics").before("render");
 /// assert!(format!("{config:?}").contains("physics"));
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct SetConfig {
     pub(crate) after: Vec<Cow<'static, str>>,
     pub(crate) before: Vec<Cow<'static, str>>,
+    /// Conditions every member must pass, each asked once per frame for the
+    /// whole set.
+    pub(crate) conditions: Vec<SharedCondition>,
+}
+
+impl core::fmt::Debug for SetConfig {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let conditions: Vec<&str> = self.conditions.iter().map(SharedCondition::name).collect();
+        f.debug_struct("SetConfig")
+            .field("after", &self.after)
+            .field("before", &self.before)
+            .field("conditions", &conditions)
+            .finish()
+    }
 }
 
 impl SetConfig {
+    /// Also runs the set's systems only in frames where `condition` holds,
+    /// asked once per frame for the whole set (see [`run_if`]).
+    pub fn run_if<M>(mut self, condition: impl Condition<M>) -> SetConfig {
+        let condition = condition.into_condition();
+        let name = format!("{} (once for its set)", condition.name());
+        self.conditions.push(SharedCondition::new(condition, name));
+        self
+    }
+
     /// Also runs the set after `other`.
     pub fn after<M>(mut self, other: impl SystemName<M>) -> SetConfig {
         self.after.push(other.system_name());
@@ -216,6 +312,37 @@ impl SetConfig {
 /// ```
 pub fn after<M>(other: impl SystemName<M>) -> SetConfig {
     SetConfig::default().after(other)
+}
+
+/// A set condition: the set's systems run only in frames where `condition`
+/// holds, asked once per frame for the whole set by the first member
+/// reached, whether the member was added before or after the condition.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// struct Arena;
+/// #[derive(Default)]
+/// struct Hits(u32);
+///
+/// fn collide(mut hits: ResMut<Hits>) { hits.0 += 1; }
+/// fn damage(mut hits: ResMut<Hits>) { hits.0 += 10; }
+///
+/// let mut world = World::new();
+/// world.init_resource::<Hits>();
+/// let mut schedule = Schedule::new();
+/// schedule.add_systems(Stage::Update, (collide,).in_set("combat"))?;
+/// schedule.configure_set(Stage::Update, "combat", run_if(resource_exists::<Arena>))?;
+/// schedule.add_system(Stage::Update, damage.in_set("combat").after(collide))?;
+/// schedule.run(&mut world)?;
+/// assert_eq!(world.resource::<Hits>()?.0, 0, "no arena");
+/// world.insert_resource(Arena);
+/// schedule.run(&mut world)?;
+/// assert_eq!(world.resource::<Hits>()?.0, 11);
+/// # Ok::<(), Error>(())
+/// ```
+pub fn run_if<M>(condition: impl Condition<M>) -> SetConfig {
+    SetConfig::default().run_if(condition)
 }
 
 /// A set ordering: the set runs before `other`.

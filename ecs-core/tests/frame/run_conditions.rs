@@ -267,3 +267,122 @@ fn every_run_if_is_asked_even_after_a_no() -> Result<(), Error> {
     );
     Ok(())
 }
+
+/// A condition on a group is asked once per frame for all its systems, by
+/// the first one reached; `distributive_run_if` gives each its own, asked by
+/// each.
+#[test]
+fn a_group_s_condition_is_asked_once_per_frame() -> Result<(), Error> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    fn a(mut runs: ResMut<Runs>) {
+        runs.0 += 1;
+    }
+    fn b(mut runs: ResMut<Runs>) {
+        runs.0 += 10;
+    }
+    fn c(mut runs: ResMut<Runs>) {
+        runs.0 += 100;
+    }
+    let asked = Arc::new(AtomicU32::new(0));
+    let counter = Arc::clone(&asked);
+    // True on odd frames, counted each time it is asked.
+    let odd_frames = move |mut frame: Local<u32>| {
+        counter.fetch_add(1, Ordering::Relaxed);
+        *frame += 1;
+        *frame % 2 == 1
+    };
+    let mut world = World::new();
+    world.init_resource::<Runs>();
+    let mut schedule = Schedule::new();
+    schedule.add_systems(Stage::Update, (a, b, c).chain().run_if(odd_frames))?;
+    for _ in 0..4 {
+        schedule.run(&mut world)?;
+    }
+    assert_eq!(
+        asked.load(Ordering::Relaxed),
+        4,
+        "once per frame, not once per system"
+    );
+    assert_eq!(
+        world.resource::<Runs>()?.0,
+        222,
+        "all three ran in frames 1 and 3"
+    );
+    let explained = schedule.explain()?.to_string();
+    assert!(explained.contains("(once for its group)"), "{explained}");
+
+    let asked = Arc::new(AtomicU32::new(0));
+    let counter = Arc::clone(&asked);
+    let counting = move |_: Res<Runs>| {
+        counter.fetch_add(1, Ordering::Relaxed);
+        true
+    };
+    let mut schedule = Schedule::new();
+    schedule.add_systems(
+        Stage::Update,
+        (a, b, c).chain().distributive_run_if(counting),
+    )?;
+    schedule.run(&mut world)?;
+    assert_eq!(asked.load(Ordering::Relaxed), 3, "each system asks its own");
+    Ok(())
+}
+
+/// A set's condition guards every member, those added before it and after,
+/// asked once per frame for the set, beside each member's own conditions
+/// (all of them asked); a condition that writes is refused for a set too.
+#[test]
+fn a_set_s_condition_guards_its_members_once_per_frame() -> Result<(), Error> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    fn a(mut runs: ResMut<Runs>) {
+        runs.0 += 1;
+    }
+    fn b(mut runs: ResMut<Runs>) {
+        runs.0 += 10;
+    }
+    let asked = Arc::new(AtomicU32::new(0));
+    let counter = Arc::clone(&asked);
+    let flag_up = move |flag: Option<Res<Flag>>| {
+        counter.fetch_add(1, Ordering::Relaxed);
+        flag.is_some()
+    };
+    let own = Arc::new(AtomicU32::new(0));
+    let own_counter = Arc::clone(&own);
+    let counting = move |_: Res<Runs>| {
+        own_counter.fetch_add(1, Ordering::Relaxed);
+        true
+    };
+    let mut world = World::new();
+    world.init_resource::<Runs>();
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, a.in_set("gated").run_if(counting))?;
+    schedule.configure_set(Stage::Update, "gated", run_if(flag_up))?;
+    schedule.add_system(Stage::Update, b.in_set("gated").after(a))?;
+    schedule.run(&mut world)?;
+    assert_eq!(world.resource::<Runs>()?.0, 0, "no flag: neither ran");
+    world.insert_resource(Flag);
+    schedule.run(&mut world)?;
+    assert_eq!(world.resource::<Runs>()?.0, 11, "the flag is up: both ran");
+    assert_eq!(
+        asked.load(Ordering::Relaxed),
+        2,
+        "once per frame for the set"
+    );
+    assert_eq!(
+        own.load(Ordering::Relaxed),
+        2,
+        "a's own condition was asked every frame"
+    );
+
+    let err = schedule
+        .configure_set(Stage::Update, "gated", run_if(|_: ResMut<Runs>| true))
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::WritingCondition { system, .. } if system == "set gated"),
+        "{err}"
+    );
+    Ok(())
+}
