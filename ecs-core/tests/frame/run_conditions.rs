@@ -2,6 +2,9 @@
 //! skipped system keeps its change-detection horizon; conditions only read;
 //! every `run_if` of a system is asked each frame, even after one said no.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use ecs_core::prelude::*;
 
 #[derive(Default)]
@@ -42,6 +45,30 @@ fn totals<M>(
 }
 
 fn nothing(_: &mut World) {}
+
+fn a(mut runs: ResMut<Runs>) {
+    runs.0 += 1;
+}
+
+fn b(mut runs: ResMut<Runs>) {
+    runs.0 += 10;
+}
+
+fn c(mut runs: ResMut<Runs>) {
+    runs.0 += 100;
+}
+
+/// A counter, and a condition that says `answer` and counts each time it
+/// is asked.
+fn counted(answer: bool) -> (Arc<AtomicU32>, impl Fn(Res<Runs>) -> bool + Clone) {
+    let asked = Arc::new(AtomicU32::new(0));
+    let counter = Arc::clone(&asked);
+    let condition = move |_: Res<Runs>| {
+        counter.fetch_add(1, Ordering::Relaxed);
+        answer
+    };
+    (asked, condition)
+}
 
 #[test]
 fn resource_exists_follows_the_resource() -> Result<(), Error> {
@@ -237,9 +264,6 @@ fn a_condition_reading_what_its_system_writes_is_allowed_and_scheduled_with_it()
 /// `Local` keeps counting. (The system runs only when all say yes.)
 #[test]
 fn every_run_if_is_asked_even_after_a_no() -> Result<(), Error> {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicU32, Ordering};
-
     let mut world = World::new();
     world.init_resource::<Runs>();
     let mut schedule = Schedule::new();
@@ -273,18 +297,6 @@ fn every_run_if_is_asked_even_after_a_no() -> Result<(), Error> {
 /// each.
 #[test]
 fn a_group_s_condition_is_asked_once_per_frame() -> Result<(), Error> {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicU32, Ordering};
-
-    fn a(mut runs: ResMut<Runs>) {
-        runs.0 += 1;
-    }
-    fn b(mut runs: ResMut<Runs>) {
-        runs.0 += 10;
-    }
-    fn c(mut runs: ResMut<Runs>) {
-        runs.0 += 100;
-    }
     let asked = Arc::new(AtomicU32::new(0));
     let counter = Arc::clone(&asked);
     // True on odd frames, counted each time it is asked.
@@ -313,12 +325,7 @@ fn a_group_s_condition_is_asked_once_per_frame() -> Result<(), Error> {
     let explained = schedule.explain()?.to_string();
     assert!(explained.contains("(once for its group)"), "{explained}");
 
-    let asked = Arc::new(AtomicU32::new(0));
-    let counter = Arc::clone(&asked);
-    let counting = move |_: Res<Runs>| {
-        counter.fetch_add(1, Ordering::Relaxed);
-        true
-    };
+    let (asked, counting) = counted(true);
     let mut schedule = Schedule::new();
     schedule.add_systems(
         Stage::Update,
@@ -334,27 +341,13 @@ fn a_group_s_condition_is_asked_once_per_frame() -> Result<(), Error> {
 /// (all of them asked); a condition that writes is refused for a set too.
 #[test]
 fn a_set_s_condition_guards_its_members_once_per_frame() -> Result<(), Error> {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicU32, Ordering};
-
-    fn a(mut runs: ResMut<Runs>) {
-        runs.0 += 1;
-    }
-    fn b(mut runs: ResMut<Runs>) {
-        runs.0 += 10;
-    }
     let asked = Arc::new(AtomicU32::new(0));
     let counter = Arc::clone(&asked);
     let flag_up = move |flag: Option<Res<Flag>>| {
         counter.fetch_add(1, Ordering::Relaxed);
         flag.is_some()
     };
-    let own = Arc::new(AtomicU32::new(0));
-    let own_counter = Arc::clone(&own);
-    let counting = move |_: Res<Runs>| {
-        own_counter.fetch_add(1, Ordering::Relaxed);
-        true
-    };
+    let (own, counting) = counted(true);
     let mut world = World::new();
     world.init_resource::<Runs>();
     let mut schedule = Schedule::new();
