@@ -372,10 +372,12 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// assert_eq!(total, 3);
     /// ```
     pub fn iter(&self) -> QueryIter<'_, 'w, Q::ReadOnly, F> {
-        // SAFETY: the plan's candidates are the dense entities of one of the
-        // world's storages or its live entities: live and distinct. The
-        // states are this query's (access checked when it was built), the
-        // world stays borrowed for `'w`, and read-only items may overlap.
+        // SAFETY: `segments()` meets `Segments::new`'s contract for these
+        // states (this query's own runs, current while it borrows the world,
+        // or the world's live ids); the read-only state keeps `Q`'s columns,
+        // so the runs' recorded shifts fit it. The states are this query's
+        // (access checked when it was built), the world stays borrowed for
+        // `'w`, and read-only items may overlap.
         unsafe { QueryIter::new(self.segments(), Q::readonly_state(&self.data), self.filter) }
     }
 
@@ -396,11 +398,12 @@ impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
     /// ```
     #[inline]
     pub fn iter_mut(&mut self) -> QueryIter<'_, 'w, Q, F> {
-        // SAFETY: the plan's candidates are live, distinct entities of the
-        // world, which stays borrowed for `'w`; the states are this query's,
-        // its access checked when it was built; `&mut self` keeps every other
-        // item of this query dead while these live, and each entity is
-        // yielded once.
+        // SAFETY: `segments()` meets `Segments::new`'s contract for these
+        // states (this query's own runs, or the world's live ids: live,
+        // distinct entities), and the world stays borrowed for `'w`; the
+        // states are this query's, its access checked when it was built;
+        // `&mut self` keeps every other item of this query dead while these
+        // live, and each entity is yielded once.
         unsafe { QueryIter::new(self.segments(), self.data, self.filter) }
     }
 
@@ -773,10 +776,12 @@ impl<'w, Q: QueryData, F: QueryFilter> IntoIterator for Query<'w, Q, F> {
     /// }
     /// ```
     fn into_iter(self) -> QueryIter<'w, 'w, Q, F> {
-        // SAFETY: the plan's candidates are live, distinct entities of the
-        // world, which stays borrowed for `'w`, as long as these items live;
-        // the states are this query's, its access checked; the query is
-        // consumed, so nothing else of it can hand out items while these live.
+        // SAFETY: `segments()` meets `Segments::new`'s contract for these
+        // states (this query's own runs, or the world's live ids: live,
+        // distinct entities), and the world stays borrowed for `'w`, as long
+        // as these items live; the states are this query's, its access
+        // checked; the query is consumed, so nothing else of it can hand out
+        // items while these live.
         unsafe { QueryIter::new(self.segments(), self.data, self.filter) }
     }
 }

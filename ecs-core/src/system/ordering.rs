@@ -273,6 +273,19 @@ impl core::fmt::Debug for SetConfig {
 impl SetConfig {
     /// Also runs the set's systems only in frames where `condition` holds,
     /// asked once per frame for the whole set (see [`run_if`]).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// struct Arena;
+    /// fn physics() {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_system(Stage::Update, physics)?;
+    /// let config = after(physics).run_if(resource_exists::<Arena>);
+    /// schedule.configure_set(Stage::Update, "combat", config)?;
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn run_if<M>(mut self, condition: impl Condition<M>) -> SetConfig {
         let condition = condition.into_condition();
         let name = format!("{} (once for its set)", condition.name());

@@ -133,9 +133,10 @@ impl KeptMatches {
         let (data, filter) = (Q::state(view), F::state(shared));
         let Some(driver) = driver::<Q, F>(&data, &filter) else {
             drop(table);
-            // SAFETY: `view` borrows this table's world (this function's
-            // contract), and `Q` passed its access check.
-            return unsafe { Query::over_live(shared, data, filter, self) };
+            let live = Source::Live(shared.entities());
+            // SAFETY: a live source of the world `view` borrows, whose table
+            // this is (this function's contract); `Q` passed its access check.
+            return unsafe { Query::walking(shared, data, filter, live, self) };
         };
         // SAFETY: the lock is held and `entry` is `(Q, F)`'s in it; `view`
         // borrows this table's world (this function's contract), the states
@@ -159,9 +160,11 @@ impl KeptMatches {
     ) -> Query<'w, Q, F> {
         let Some(driver) = driver::<Q, F>(&data, &filter) else {
             // Every live entity is a candidate: nothing to keep.
-            // SAFETY: this is the table of the world `view` borrows, and `Q`
-            // passed its access check (this function's contract).
-            return unsafe { Query::over_live(view, data, filter, self) };
+            let live = Source::Live(view.entities());
+            // SAFETY: a live source of the world `view` borrows, whose table
+            // this is, and `Q` passed its access check (this function's
+            // contract).
+            return unsafe { Query::walking(view, data, filter, live, self) };
         };
         let mut table = self.lock();
         let entry = Self::entry_in::<Q, F>(&mut table);
@@ -192,8 +195,11 @@ impl KeptMatches {
             Reach::Exclusive(kept) => (&*kept, None),
         };
         let Some(driver) = driver::<Q, F>(&data, &filter) else {
-            // SAFETY: as in `walk`: this table is the world's, `Q` checked.
-            return unsafe { Query::over_live(view, data, filter, kept) };
+            let live = Source::Live(view.entities());
+            // SAFETY: a live source of the world `view` borrows, whose table
+            // `kept` is, and `Q` passed its access check (this function's
+            // contract).
+            return unsafe { Query::walking(view, data, filter, live, kept) };
         };
         // SAFETY: `entry` is `(Q, F)`'s in this table (this function's
         // contract), which is locked or borrowed exclusively; the rest is
@@ -244,9 +250,10 @@ impl KeptMatches {
         let current = unsafe { &*cell.get() }.is_current::<Q, F>(&data, &filter);
         if !current {
             // SAFETY: the lock is held (or the table borrowed exclusively);
-            // only queries of `(Q, F)` over this world searched the entry (the first invariant, kept by its
-            // key), and as it is not current no reference to it is alive
-            // (the third), so the search writes what nobody reads.
+            // only queries of `(Q, F)` over this world searched the entry
+            // (the first invariant, kept by its key), and as it is not
+            // current no reference to it is alive (the third), so the search
+            // writes what nobody reads.
             let matches = unsafe { &mut *cell.get() };
             refresh::<Q, F>(view, self, &data, &filter, driver, matches);
         }
@@ -254,11 +261,15 @@ impl KeptMatches {
         // SAFETY: current now, it is written again only once a structural
         // change has ended `'w` (the third invariant).
         let matches: &'w Matches = unsafe { &*cell.get() };
-        // SAFETY: the matches were searched only by `(Q, F)` over the world
-        // `view` borrows, are current for these states, with runs of its
-        // driver `driver`; this is that world's table, and `Q` passed its
-        // access check (this function's contract).
-        unsafe { Query::walking(view, data, filter, driver.entities, matches, self) }
+        let source = Source::Runs {
+            driver: driver.entities,
+            matches,
+        };
+        // SAFETY: the runs source's matches were searched only by `(Q, F)`
+        // over the world `view` borrows, are current for these states, with
+        // runs of its driver `driver`; this is that world's table, and `Q`
+        // passed its access check (this function's contract).
+        unsafe { Query::walking(view, data, filter, source, self) }
     }
 
     /// The table, locked. A poisoned lock only means another thread

@@ -3,7 +3,6 @@
 //! group's packed prefix, or what the alignment cache learned), which the
 //! search for its matches then takes without comparing an id.
 
-use crate::entity::Entity;
 use crate::group::GroupSpan;
 use crate::view::WorldView;
 
@@ -16,50 +15,31 @@ use crate::query::filter::QueryFilter;
 use crate::query::walk::Source;
 
 impl<'w, Q: QueryData, F: QueryFilter> Query<'w, Q, F> {
-    /// A query over the given states that requires no storage, so walks
-    /// every live entity and keeps no matches.
+    /// A query over the given states whose walks take `source`: the cached
+    /// runs of its driving storage, or every live entity when it requires
+    /// no storage (and keeps no matches).
     ///
     /// # Safety
-    /// `kept` is the table of the world `view` borrows, and `Q` passed its
-    /// access check ([`Query::check_access`]).
-    #[inline]
-    pub(in crate::query) unsafe fn over_live(
-        view: WorldView<'w>,
-        data: Q::State<'w>,
-        filter: F::State<'w>,
-        kept: &'w KeptMatches,
-    ) -> Self {
-        Query {
-            view,
-            data,
-            filter,
-            source: Source::Live(view.entities()),
-            kept,
-        }
-    }
-
-    /// A query over the given states that walks `matches`.
-    ///
-    /// # Safety
-    /// `matches` was only ever searched by queries of this `Q` and `F` over
-    /// the world `view` borrows, is current for `data` and `filter` (no
-    /// storage they require changed structure since its last search), and
-    /// its runs are of `driver`, the query's driving storage; `kept` is the
-    /// table of that world, and `Q` passed its access check.
+    /// For [`Source::Runs`], `matches` was only ever searched by queries of
+    /// this `Q` and `F` over the world `view` borrows, is current for `data`
+    /// and `filter` (no storage they require changed structure since its
+    /// last search), and its runs are of `driver`, the query's driving
+    /// storage; a [`Source::Live`] lists that world's entities. `kept` is
+    /// the table of that world, and `Q` passed its access check
+    /// ([`Query::check_access`]).
     #[inline]
     pub(in crate::query) unsafe fn walking(
         view: WorldView<'w>,
         data: Q::State<'w>,
         filter: F::State<'w>,
-        driver: &'w [Entity],
-        matches: &'w Matches,
+        source: Source<'w>,
         kept: &'w KeptMatches,
     ) -> Self {
         Query {
             view,
             data,
             filter,
-            source: Source::Runs { driver, matches },
+            source,
             kept,
         }
     }
