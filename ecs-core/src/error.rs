@@ -802,7 +802,8 @@ impl fmt::Display for Error {
             ),
             Error::UnknownSystemId { id } => write!(
                 f,
-                "no one-shot system has id {id}: it was unregistered, or belongs to another world"
+                "no one-shot system has id {id}: it was unregistered, belongs to another world, \
+                 or the command registering it has not applied yet"
             ),
             Error::SystemAlreadyRunning { system } => write!(
                 f,

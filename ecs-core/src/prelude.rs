@@ -19,9 +19,10 @@ pub use crate::query::{Added, Changed, Or, ReadOnlyQuery, With, Without};
 pub use crate::schedule::{ErrorHandler, OnEnter, OnExit, Schedule, Stage};
 pub use crate::state::{NextState, State};
 pub use crate::system::{
-    Condition, EventReader, EventWriter, IntoSystem, IntoSystemConfigs, Local, ParamSet,
-    RemovedComponents, Res, ResMut, Single, System, after, any_with_component, before, in_state,
-    not, on_event, resource_added, resource_changed, resource_exists, run_if,
+    Condition, EventReader, EventWriter, In, InMut, InRef, IntoOneShotSystem, IntoSystem,
+    IntoSystemConfigs, IntoTypedSystem, Local, ParamSet, RemovedComponents, Res, ResMut, Single,
+    System, after, any_with_component, before, in_state, not, on_event, resource_added,
+    resource_changed, resource_exists, run_if,
 };
 pub use crate::time::Time;
 pub use crate::{

@@ -424,6 +424,17 @@ impl SystemAccess {
         self.reserves_ids |= other.reserves_ids;
     }
 
+    /// Adds everything `other` touches to this access, for a system whose
+    /// parts fetch their params one after the other, each dropping its own
+    /// before the next fetches (a pipe): no clash between the two is
+    /// recorded, but a clash within `other` is kept as this access's.
+    pub(crate) fn extend_in_sequence(&mut self, other: &SystemAccess) {
+        self.extend_for_scheduling(other);
+        if self.clash.is_none() {
+            self.clash = other.clash;
+        }
+    }
+
     /// The first param that writes, and what it writes (a component or
     /// resource type name; for an exclusive system or a param that spawns,
     /// a word for it): what makes a run condition not read-only.

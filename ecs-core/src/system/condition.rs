@@ -32,9 +32,9 @@ use super::res::Res;
 /// fn is_condition<M>(_: impl ConditionFunction<M>) {}
 /// is_condition(|score: Res<Score>| score.0 > 10);
 /// ```
-pub trait ConditionFunction<Marker>: ParamFunction<Marker, Output = bool> {}
+pub trait ConditionFunction<Marker>: ParamFunction<Marker, In = (), Output = bool> {}
 
-impl<Marker, F: ParamFunction<Marker, Output = bool>> ConditionFunction<Marker> for F {}
+impl<Marker, F: ParamFunction<Marker, In = (), Output = bool>> ConditionFunction<Marker> for F {}
 
 /// A condition with its params' state, ready to be asked.
 pub(crate) trait AnyCondition: Send {
@@ -209,7 +209,7 @@ impl<M: 'static, F: ConditionFunction<M>> AnyCondition for FunctionCondition<M, 
         // the condition's access runs meanwhile (this function's contract);
         // the condition's access was checked for clashes when its system
         // was added.
-        let answer = unsafe { self.body.call(world)? };
+        let answer = unsafe { self.body.call((), world)? };
         self.last_run.ran(this_run);
         Ok(answer)
     }

@@ -12,6 +12,7 @@ use super::erased::AnySystem;
 use super::exclusive::ExclusiveSystem;
 use super::function::{FunctionSystem, RunMethod, SystemParamFunction};
 use super::ordering::SystemName;
+use super::typed::{Returning, scheduled};
 
 /// A system ready to be added to a schedule: the system itself, its name,
 /// and the names of the systems of its stage it must run after or before.
@@ -250,10 +251,7 @@ impl IntoSystem<ConfiguredMarker> for SystemConfig {
 
 impl<M: 'static, F: SystemParamFunction<M>> IntoSystem<FunctionMarker<M>> for F {
     fn into_config(self) -> SystemConfig {
-        config(
-            Box::new(FunctionSystem::new(self)),
-            function_name(core::any::type_name::<F>()),
-        )
+        scheduled(FunctionSystem::new(self))
     }
 }
 
@@ -269,11 +267,12 @@ impl<F: FnMut(&mut World) + Send + 'static> IntoSystem<ExclusiveMarker> for F {
 impl<S: System> IntoSystem<SystemMarker> for S {
     fn into_config(self) -> SystemConfig {
         let name = self.name();
-        config(Box::new(FunctionSystem::new(RunMethod(self))), name)
+        let system = FunctionSystem::named(RunMethod(self), name.clone());
+        config(Box::new(Returning::new(system)), name)
     }
 }
 
-fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> SystemConfig {
+pub(crate) fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> SystemConfig {
     SystemConfig {
         system,
         anonymous: name.ends_with("{{closure}}"),

@@ -123,6 +123,15 @@ pub(crate) fn drop_unapplied<'s>(
     for system in systems {
         discard_past_panics(system);
     }
+    release_reserved(world, unused);
+}
+
+/// Despawns every entity reserved since the world last settled its
+/// reservations but the reservation numbers in `unused` (ascending, never
+/// handed out): the spawns of runs that panicked, whose commands were
+/// dropped. Reserved and never given a component, they tell no hook or
+/// observer.
+pub(crate) fn release_reserved(world: &mut World, unused: &[u32]) {
     let mut made = Vec::new();
     world.settle_reserved_except(unused, |_, entity| made.push(entity));
     for entity in made {

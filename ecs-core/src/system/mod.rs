@@ -45,19 +45,23 @@ mod local;
 mod observer;
 mod one_shot;
 mod ordering;
-mod output;
 mod param;
 mod param_set;
+mod pipe;
 mod removed;
 mod res;
 mod shared_condition;
 mod single;
+mod typed;
 
 use std::borrow::Cow;
 
 use crate::util::ShortName;
 
 pub use crate::access::AccessMode;
+pub use crate::world::{
+    In, InMut, InRef, IntoOneShotSystem, SystemId, SystemIn, SystemInput, SystemOutput,
+};
 pub use access::{Conflict, SystemAccess};
 #[doc(hidden)]
 pub use condition::BoxedMarker;
@@ -69,8 +73,9 @@ pub use condition::{
 pub use config::{ConfiguredMarker, ExclusiveMarker, FunctionMarker, SystemMarker};
 pub use config::{IntoSystem, SystemConfig};
 pub use event::{EventReader, EventWriter};
+pub use function::FunctionSystem;
 #[doc(hidden)]
-pub use function::{ParamFunction, SystemParamFunction};
+pub use function::{HasInput, ParamFunction, SystemParamFunction};
 pub use local::Local;
 #[doc(hidden)]
 pub use observer::ObserverFunction;
@@ -79,16 +84,19 @@ pub use ordering::NameMarker;
 pub use ordering::{
     IntoSystemConfigs, SetConfig, SystemConfigs, SystemName, after, before, run_if,
 };
-pub use output::SystemOutput;
 #[doc(hidden)]
 pub use param::{DiscardEach, SystemWorld};
 pub use param::{ParamItem, SystemParam};
 pub use param_set::ParamSet;
+pub use pipe::{Map, Pipe};
 #[doc(hidden)]
 pub use removed::Removed;
 pub use removed::RemovedComponents;
 pub use res::{Res, ResMut};
 pub use single::Single;
+pub use typed::{IntoTypedSystem, TypedSystem};
+#[doc(hidden)]
+pub use typed::{PipedMarker, Sealed, TypedMarker};
 
 pub(crate) use conditional::Conditional;
 pub(crate) use erased::{AnySystem, RunOutcome, discard_past_panics, drop_unapplied};

@@ -494,7 +494,7 @@ impl<'w> Commands<'w> {
         self.queue.removals.push(name.into());
     }
 
-    fn add_fallible(
+    pub(super) fn add_fallible(
         &mut self,
         call: impl FnOnce(&mut World) -> Result<(), Error> + Send + 'static,
     ) {

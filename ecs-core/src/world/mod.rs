@@ -128,7 +128,10 @@ pub use inspect_tree::TreeInspection;
 pub use layout::{LayoutStats, StorageLayout};
 pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer};
 pub(crate) use observe::{ObserverRunner, observer_name};
-pub use one_shot::{IntoOneShotSystem, OneShotSystem, SystemId};
+pub use one_shot::{
+    In, InMut, InRef, IntoOneShotSystem, OneShotSystem, SystemId, SystemIn, SystemInput,
+    SystemOutput,
+};
 pub use relationship::{
     ChildOf, Children, ListKey, Relationship, RelationshipTarget, SpawnChildren,
     relationship_on_insert, relationship_on_replace, target_on_insert, target_on_replace,

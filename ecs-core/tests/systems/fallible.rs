@@ -199,17 +199,32 @@ fn conditions_and_closures_return_results() -> Result<(), Error> {
     Ok(())
 }
 
-/// A one-shot run hands the error back to its caller, its commands applied.
+/// A one-shot run hands the system's `Result` back to its caller, its
+/// commands applied; run by a command, the error is a failed command in
+/// words, with the system's name; a configured one-shot system (whose output
+/// type is erased) returns it as `Error::SystemFailed`.
 #[test]
 fn a_one_shot_run_returns_the_error() -> Result<(), Error> {
     let mut world = world_with_ammo(0);
     let id = world.register_system(fire);
-    let error = world.run_system(id).unwrap_err();
-    assert_eq!(error.to_string(), "system `fire` failed: out of ammunition");
-    let Error::SystemFailed(failure) = &error else {
-        panic!("not a system's error: {error}");
+    assert_eq!(world.run_system(id)?, Err("out of ammunition".to_owned()));
+    assert_eq!(world.query::<&Shell>().iter().count(), 1);
+
+    world.commands().run_system(id);
+    let failed = world.flush();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(
+        failed[0].to_string(),
+        "system `fire` failed: out of ammunition"
+    );
+    let Error::SystemFailed(failure) = &failed[0] else {
+        panic!("not a system's error: {}", failed[0]);
     };
     assert_eq!((failure.system(), failure.frame()), ("fire", None));
-    assert_eq!(world.query::<&Shell>().iter().count(), 1);
+    assert_eq!(world.query::<&Shell>().iter().count(), 2);
+
+    let configured = world.register_system(fire.run_if(|| true));
+    let error = world.run_system(configured).unwrap_err();
+    assert_eq!(error.to_string(), "system `fire` failed: out of ammunition");
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! Systems: function and exclusive systems, fallible systems, params, derived params, one-shot systems and commands, with the paths small enough for miri.
+//! Systems: function and exclusive systems, fallible systems, piped systems and input, params, derived params, one-shot systems and commands, with the paths small enough for miri.
 //!
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test systems -- <module>::`.
@@ -10,5 +10,6 @@ mod entity_commands;
 mod fallible;
 mod one_shot;
 mod params;
+mod piping;
 mod systems;
 mod systems_miri;

@@ -117,7 +117,8 @@ fn stale_ids_nested_runs_and_failures_are_errors() -> Result<(), Error> {
     assert_eq!(
         world.run_system(needs).unwrap_err().to_string(),
         format!(
-            "no one-shot system has id {needs}: it was unregistered, or belongs to another world"
+            "no one-shot system has id {needs}: it was unregistered, belongs to another world, \
+             or the command registering it has not applied yet"
         )
     );
     assert!(world.unregister_system(needs).is_err());

@@ -113,10 +113,15 @@ fn single_runs_only_when_exactly_one_entity_matches() -> Result<(), Error> {
 }
 
 #[test]
-fn single_in_a_one_shot_system_skips_quietly() -> Result<(), Error> {
+fn single_in_a_one_shot_system_reports_the_skip_and_a_command_skips_quietly() -> Result<(), Error> {
     let mut world = World::new();
     let id = world.register_system(|mut p: Single<&mut Health>| p.0 += 1);
-    world.run_system(id)?;
+    assert!(matches!(
+        world.run_system(id),
+        Err(Error::SkipSystem { .. })
+    ));
+    world.commands().run_system(id);
+    assert_eq!(world.flush(), []);
     let e = world.spawn(Health(1));
     world.run_system(id)?;
     assert_eq!(world.get::<Health>(e)?, &Health(2));

@@ -1,5 +1,7 @@
-//! What a system may return: nothing, or a `Result` whose error goes to its
-//! schedule's error handler ([`SystemError`]) instead of stopping the frame.
+//! What a scheduled system may return: nothing, or a `Result` whose error
+//! goes to its schedule's error handler ([`SystemError`]) instead of stopping
+//! the frame. Defined beside the one-shot systems, whose commands report a
+//! run's error the same way.
 
 use crate::error::BoxedError;
 #[cfg(doc)]
