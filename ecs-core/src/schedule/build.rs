@@ -208,6 +208,7 @@ impl Schedule {
             name: config.name,
             after: config.after,
             before: config.before,
+            unsynced_after: config.unsynced_after,
             sets: config.sets,
             system,
             timing: Timing::default(),

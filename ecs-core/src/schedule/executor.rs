@@ -70,7 +70,8 @@ impl Pending {
 }
 
 /// Runs every batch of `plan` over `systems`, applies their commands in
-/// plan order at the end (and before each exclusive system), and reports
+/// plan order at the end (and before each exclusive system, and each batch
+/// the plan marks as following a system that defers), and reports
 /// failed commands to `errors` and asked-for removals to `removals`.
 ///
 /// # Panics
@@ -158,6 +159,11 @@ fn run_batches(
             let result = result.map(|ran| ran.map(|outcome| outcome == RunOutcome::Failed));
             note(outcome, slot, result)
         } else {
+            if plan.sync_before[at] {
+                // A sync point from an ordering: a system of this batch
+                // follows one that deferred, and sees what it asked for.
+                apply(systems, plan, pending, world, errors, removals);
+            }
             pending.batches.end = at + 1;
             let facts = BatchFacts {
                 reserving: plan.reserving[at],

@@ -70,6 +70,30 @@ pub struct StageExplanation {
     pub batches: Vec<Vec<String>>,
     /// Every pair of its systems that may not overlap, and why.
     pub conflicts: Vec<Overlap>,
+    /// The batches (indices into `batches`) before which the commands of
+    /// the systems before them apply, because a system of the batch is
+    /// ordered after one with params that defer (`Commands`): sync points
+    /// the orderings insert. An exclusive system's batch is a sync point
+    /// too, and not listed.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// fn trigger(mut commands: Commands) { commands.spawn(()); }
+    /// fn evaluate(_: Query<Entity>) {}
+    ///
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_systems(Stage::Update, (trigger, evaluate).chain())?;
+    /// let why = schedule.explain()?;
+    /// assert_eq!(why.stage(Stage::Update).unwrap().sync_points, [1]);
+    /// assert_eq!(
+    ///     why.to_string(),
+    ///     "stage Update: 2 systems\n  batch 1 (alone): trigger\n  \
+    ///      sync point: commands so far apply\n  batch 2 (alone): evaluate\n"
+    /// );
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub sync_points: Vec<usize>,
     /// The systems with run conditions, in `order`, each with the names of
     /// its conditions (all must hold).
     pub conditions: Vec<(String, Vec<String>)>,
@@ -140,6 +164,9 @@ impl fmt::Display for StageExplanation {
         let plural = if count == 1 { "" } else { "s" };
         writeln!(f, "stage {}: {count} system{plural}", self.label)?;
         for (i, batch) in self.batches.iter().enumerate() {
+            if self.sync_points.contains(&i) {
+                writeln!(f, "  sync point: commands so far apply")?;
+            }
             let alone = if batch.len() == 1 {
                 " (alone)"
             } else {

@@ -90,6 +90,8 @@ pub(crate) struct SystemSlot {
     pub(crate) name: Cow<'static, str>,
     after: Vec<Cow<'static, str>>,
     before: Vec<Cow<'static, str>>,
+    /// The names of `after` followed without a sync point.
+    unsynced_after: Vec<Cow<'static, str>>,
     sets: Vec<Cow<'static, str>>,
     pub(crate) system: Box<dyn AnySystem>,
     pub(crate) timing: Timing,
@@ -136,8 +138,10 @@ impl StageSlot {
                 name: &slot.name,
                 after: &slot.after,
                 before: &slot.before,
+                unsynced_after: &slot.unsynced_after,
                 sets: &slot.sets,
                 access: slot.system.access(),
+                defers: slot.defers,
             })
             .collect();
         let sets: Vec<SetNode<'_>> = self
@@ -845,6 +849,9 @@ impl Schedule {
                     .batches
                     .iter()
                     .map(|batch| batch.iter().map(|&i| name(i)).collect())
+                    .collect(),
+                sync_points: (0..plan.batches.len())
+                    .filter(|&b| plan.sync_before[b])
                     .collect(),
                 conflicts: plan
                     .conflicts

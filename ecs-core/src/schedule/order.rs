@@ -11,9 +11,14 @@ pub(crate) struct Node<'a> {
     pub(crate) name: &'a str,
     pub(crate) after: &'a [Cow<'static, str>],
     pub(crate) before: &'a [Cow<'static, str>],
+    /// The names of `after` followed without a sync point.
+    pub(crate) unsynced_after: &'a [Cow<'static, str>],
     /// The sets the system is in.
     pub(crate) sets: &'a [Cow<'static, str>],
     pub(crate) access: &'a SystemAccess,
+    /// Whether the system's params defer anything (`Commands`): a system
+    /// ordered after it gets a sync point between them.
+    pub(crate) defers: bool,
 }
 
 /// What the planner needs of a configured set: its own orderings, which
@@ -37,6 +42,11 @@ pub(crate) struct StagePlan {
     pub(crate) batch_of: Vec<usize>,
     /// Every pair that may not overlap, `order`-first, with the reason.
     pub(crate) conflicts: Vec<(usize, usize, Conflict)>,
+    /// Per batch, whether the commands pending apply before it runs: a
+    /// system of it follows one that defers, ordered, with no sync point
+    /// between them yet. (An exclusive system's batch applies them anyway
+    /// and is never marked.)
+    pub(crate) sync_before: Vec<bool>,
     /// Whether any system of the stage has params that defer (`Commands`,
     /// events sent from a system): without one, a sync point has nothing
     /// to apply. Set by the stage, which knows its systems' params.
@@ -92,20 +102,29 @@ pub(crate) fn plan(
     let n = nodes.len();
     // predecessors[j] lists every i that must run before j.
     let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut edge = |first: usize, then: usize| {
-        if first != then && !predecessors[then].contains(&first) {
+    // The orderings whose first system's commands apply before the second.
+    let mut synced: Vec<(usize, usize)> = Vec::new();
+    let mut ordered = |first: usize, then: usize, sync: bool| {
+        if first == then {
+            return;
+        }
+        if !predecessors[then].contains(&first) {
             predecessors[then].push(first);
+        }
+        if sync && nodes[first].defers {
+            synced.push((first, then));
         }
     };
     for (j, node) in nodes.iter().enumerate() {
         for name in node.after {
+            let sync = !node.unsynced_after.contains(name);
             for i in resolve(stage, nodes, sets, node.name, name)? {
-                edge(i, j);
+                ordered(i, j, sync);
             }
         }
         for name in node.before {
             for later in resolve(stage, nodes, sets, node.name, name)? {
-                edge(j, later);
+                ordered(j, later, true);
             }
         }
     }
@@ -116,7 +135,7 @@ pub(crate) fn plan(
             let earlier = resolve(stage, nodes, sets, &who, name)?;
             for &j in &members {
                 for &i in &earlier {
-                    edge(i, j);
+                    ordered(i, j, true);
                 }
             }
         }
@@ -124,7 +143,7 @@ pub(crate) fn plan(
             let later = resolve(stage, nodes, sets, &who, name)?;
             for &j in &members {
                 for &k in &later {
-                    edge(j, k);
+                    ordered(j, k, true);
                 }
             }
         }
@@ -152,16 +171,48 @@ pub(crate) fn plan(
         batches[batch].push(system);
     }
     let batch_count = batches.len();
+    let sync_before = sync_points(nodes, &batches, &batch_of, &synced);
     Ok(StagePlan {
         order,
         batches,
         batch_of,
         conflicts,
+        sync_before,
         defers_any: false,
         preparing: Vec::new(),
         reserving: vec![false; batch_count],
         inline_until_timed: vec![false; batch_count],
     })
+}
+
+/// The fewest batches to apply pending commands before, so that each of
+/// `synced` (a system that defers, and one ordered after it) has a sync
+/// point between its two batches: each needs one before some batch in
+/// `batch_of[first] + 1 ..= batch_of[then]`. An exclusive system's batch
+/// is one already. Taking the needs by their last batch and marking it
+/// where none is met yet places the fewest, as late as they may be.
+fn sync_points(
+    nodes: &[Node<'_>],
+    batches: &[Vec<usize>],
+    batch_of: &[usize],
+    synced: &[(usize, usize)],
+) -> Vec<bool> {
+    let mut marked = vec![false; batches.len()];
+    let exclusive: Vec<bool> = batches
+        .iter()
+        .map(|batch| batch.len() == 1 && nodes[batch[0]].access.is_exclusive())
+        .collect();
+    let mut needs: Vec<(usize, usize)> = synced
+        .iter()
+        .map(|&(first, then)| (batch_of[first] + 1, batch_of[then]))
+        .collect();
+    needs.sort_unstable_by_key(|&(from, to)| (to, from));
+    for (from, to) in needs {
+        if !(from..=to).any(|b| marked[b] || exclusive[b]) {
+            marked[to] = true;
+        }
+    }
+    marked
 }
 
 /// Kahn's algorithm, always taking the earliest-registered ready system, so

@@ -34,6 +34,9 @@ pub struct SystemConfig {
     pub(crate) name: Cow<'static, str>,
     pub(crate) after: Vec<Cow<'static, str>>,
     pub(crate) before: Vec<Cow<'static, str>>,
+    /// The names of `after` the system follows without a sync point: their
+    /// commands need not apply before it runs (`chain_ignore_deferred`).
+    pub(crate) unsynced_after: Vec<Cow<'static, str>>,
     /// The sets the system belongs to.
     pub(crate) sets: Vec<Cow<'static, str>>,
     /// The conditions that must all hold for a run.
@@ -87,7 +90,8 @@ impl core::fmt::Debug for SystemConfig {
     note = "a system is a function or closure whose arguments are all system params (`Res`, \
             `ResMut`, `Query`, `Commands`, ...) and which returns `()` or `Result<(), E>` for an \
             `E` that converts into `Box<dyn Error + Send + Sync>`; a closure taking `&mut World`, \
-            or a type that implements `System`, is one too"
+            or a type that implements `System`, is one too; a function that returns something \
+            else is scheduled through `.pipe(system)` or `.map(..)`"
 )]
 pub trait IntoSystem<Marker>: Sized {
     /// The system with its name and orderings.
@@ -279,6 +283,7 @@ pub(crate) fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> Sys
         name,
         after: Vec::new(),
         before: Vec::new(),
+        unsynced_after: Vec::new(),
         sets: Vec::new(),
         conditions: Vec::new(),
         sees_earlier_changes: true,

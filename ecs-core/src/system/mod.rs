@@ -26,9 +26,13 @@
 // `chain`; `SetConfig`, `after`, `before`), run conditions (`condition.rs`: `Condition`,
 // `RunCondition`, the built-in conditions, `not` / `and` / `or`, each keeping its own horizon;
 // `conditional.rs`: the wrapper a system gets only when it has conditions, which skips without
-// moving the system's horizon), one-shot systems (`one_shot.rs`: `IntoOneShotSystem` for anything
-// `IntoSystem`; a panicking run's commands dropped and ids released by `erased.rs`'s
-// `drop_unapplied`, the cleanup the executor uses), `LastRun` (`last_run.rs`: a system's last-run
+// moving the system's horizon), one-shot systems (`one_shot.rs`: `IntoOneShotSystem` for typed systems,
+// `&mut World` closures, `System` types and configured systems, one runner for all; a panicking
+// run's commands dropped and ids released by `erased.rs`'s `release_reserved`, the cleanup the
+// executor uses), typed systems (`typed.rs`: `TypedSystem`, sealed, with its input and output
+// types; `IntoTypedSystem` with `pipe` and `map`; `Returning`, the adapter that schedules one
+// taking nothing and returning `()` or a `Result`), pipes and maps (`pipe.rs`: `Pipe`, whose
+// access is its parts' union, `Map`), `LastRun` (`last_run.rs`: a system's last-run
 // tick), the one erased shape the executor runs (`erased.rs`, whose `run` says whether the system
 // ran or was skipped)
 

@@ -122,12 +122,74 @@ pub trait IntoSystemConfigs<Marker>: Sized {
     /// The systems, configured.
     fn into_configs(self) -> SystemConfigs;
 
-    /// Orders the systems one after another, in the order given.
+    /// Orders the systems one after another, in the order given. Where a
+    /// system has params that defer (`Commands`, ...), what it deferred
+    /// applies before the next one runs: a sync point, as an exclusive
+    /// system between them would make (shown by
+    /// [`explain`](crate::Schedule::explain)). The same holds for every
+    /// ordering (`after`, `before`, sets'); see
+    /// [`chain_ignore_deferred`](Self::chain_ignore_deferred) to opt out.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Marker;
+    /// #[derive(Default)]
+    /// struct Seen(usize);
+    ///
+    /// fn trigger(mut commands: Commands) { commands.spawn(Marker); }
+    /// fn evaluate(q: Query<&Marker>, mut seen: ResMut<Seen>) { seen.0 = q.iter().count(); }
+    ///
+    /// let mut world = World::new();
+    /// world.init_resource::<Seen>();
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_systems(Stage::Update, (trigger, evaluate).chain())?;
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(world.resource::<Seen>()?.0, 1, "the marker, in the same frame");
+    /// # Ok::<(), Error>(())
+    /// ```
     fn chain(self) -> SystemConfigs {
         let mut configs = self.into_configs();
         for i in 1..configs.0.len() {
             let previous = configs.0[i - 1].name.clone();
             configs.0[i].after.push(previous);
+        }
+        configs
+    }
+
+    /// Orders the systems one after another, as [`chain`](Self::chain),
+    /// without sync points: what a system defers applies where it would
+    /// without the chain (at the stage's end, or an earlier sync point), so
+    /// the next system may not see it yet. For chains that order only for
+    /// data and would rather keep their systems' batches close.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Marker;
+    /// #[derive(Default)]
+    /// struct Seen(usize);
+    ///
+    /// fn trigger(mut commands: Commands) { commands.spawn(Marker); }
+    /// fn evaluate(q: Query<&Marker>, mut seen: ResMut<Seen>) { seen.0 = q.iter().count(); }
+    ///
+    /// let mut world = World::new();
+    /// world.init_resource::<Seen>();
+    /// let mut schedule = Schedule::new();
+    /// schedule.add_systems(Stage::Update, (trigger, evaluate).chain_ignore_deferred())?;
+    /// schedule.run(&mut world)?;
+    /// assert_eq!(world.resource::<Seen>()?.0, 0, "applied at the stage's end");
+    /// assert_eq!(world.query::<&Marker>().iter().count(), 1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn chain_ignore_deferred(self) -> SystemConfigs {
+        let mut configs = self.into_configs();
+        for i in 1..configs.0.len() {
+            let previous = configs.0[i - 1].name.clone();
+            configs.0[i].after.push(previous.clone());
+            configs.0[i].unsynced_after.push(previous);
         }
         configs
     }

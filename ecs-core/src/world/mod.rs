@@ -44,8 +44,11 @@
 // `events`, `update_events`), `change.rs` (`change_tick`, the hidden `set_change_tick`),
 // `from_world.rs` (`FromWorld`, `init_resource`), `state.rs` (`init_state`, `insert_state`, and
 // applying the switches `NextState` asked for, per state type in insertion order, through drivers
-// kept as a resource), `one_shot.rs` (`register_system`, `run_system`, `unregister_system`:
-// systems kept as a resource behind the `OneShotSystem` trait, which `system/` implements),
+// kept as a resource), `one_shot/` (`register_system`, `run_system`, `run_system_with`,
+// `run_system_once`, `unregister_system`, and their `Commands` twins: systems kept by id as a
+// resource behind the `OneShotSystem<I, O>` trait, which `system/` implements; ids are typed
+// by input and output and drawn from one counter for the process; `input.rs`: `SystemInput`,
+// `In`, `InRef`, `InMut`; `output.rs`: `SystemOutput`, what a scheduled system may return),
 // `entity_commands.rs` (`EntityCommands`: `commands.entity(e)` chains, `spawn_batch`,
 // `init_resource` on `Commands`), `clone.rs` (`clone_entity`, `clone_entity_report`,
 // `clone_entity_recursive`, `CloneReport`: copies made by the funnel's `clone_entity`, each

@@ -8,3 +8,4 @@ mod frame_snippet;
 mod ordering;
 mod run_conditions;
 mod states;
+mod sync_points;

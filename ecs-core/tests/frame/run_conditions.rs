@@ -1,6 +1,7 @@
 //! Run conditions: the built-in ones, closures, `not` / `and` / `or`; a
 //! skipped system keeps its change-detection horizon; conditions only read;
-//! every `run_if` of a system is asked each frame, even after one said no.
+//! every `run_if` of a system is asked each frame, even after one said no
+//! (bevy's `run_conditions.rs` timer prints in frames 8 and 9).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -377,5 +378,51 @@ fn a_set_s_condition_guards_its_members_once_per_frame() -> Result<(), Error> {
         matches!(&err, Error::WritingCondition { system, .. } if system == "set gated"),
         "{err}"
     );
+    Ok(())
+}
+
+/// bevy's `run_conditions.rs` timer: each condition keeps its own timer in a
+/// `Local`, adding the frame's delta whenever it is asked. Guarded by
+/// "2 s have passed" and "not 2.5 s have passed", with frames of 250 ms, the
+/// message prints in frames 8 and 9 only: the second timer ran from the
+/// first frame, though the first condition said no until frame 8.
+#[test]
+fn bevy_run_conditions_timer_prints_in_frames_8_and_9() -> Result<(), Error> {
+    use std::time::Duration;
+
+    #[derive(Default)]
+    struct Printed(Vec<u32>);
+    #[derive(Default)]
+    struct Frame(u32);
+
+    fn time_passed(seconds: f32) -> impl FnMut(Local<f32>, Res<Time>) -> bool + Clone {
+        move |mut timer: Local<f32>, time: Res<Time>| {
+            *timer += time.delta_secs();
+            *timer >= seconds
+        }
+    }
+    fn print_time_message(frame: Res<Frame>, mut printed: ResMut<Printed>) {
+        printed.0.push(frame.0);
+    }
+
+    let mut world = World::new();
+    world.insert_resource(Time::default());
+    world.init_resource::<Printed>();
+    world.init_resource::<Frame>();
+    let mut schedule = Schedule::new();
+    schedule.add_system(
+        Stage::Update,
+        print_time_message
+            .run_if(time_passed(2.0))
+            .run_if(not(time_passed(2.5))),
+    )?;
+    for frame in 1..=20 {
+        world.resource_mut::<Frame>()?.0 = frame;
+        world
+            .resource_mut::<Time>()?
+            .advance_by(Duration::from_millis(250));
+        schedule.run(&mut world)?;
+    }
+    assert_eq!(world.resource::<Printed>()?.0, [8, 9]);
     Ok(())
 }

@@ -382,8 +382,37 @@ fn mixed_systems(mut schedule: Schedule) -> Schedule {
         schedule
             .add_system(stage, spawn_then_fail_on_odd::<4>.named(name("f4")))
             .unwrap();
+        // A sync point from an ordering: `f3` counts `C<3>` holders after
+        // `c3x`'s despawns and removals applied.
+        schedule
+            .add_systems(
+                stage,
+                (
+                    cull::<3>.named(name("c3x")),
+                    spawn_then_fail_on_odd::<3>.named(name("f3")),
+                )
+                    .chain(),
+            )
+            .unwrap();
+        schedule
+            .add_system(stage, holders::<1>.pipe(stamp::<5>).named(name("p15")))
+            .unwrap();
     }
     schedule
+}
+
+/// How many entities hold `C<N>`: the first half of a pipe.
+fn holders<const N: usize>(q: Query<&C<N>>) -> u64 {
+    q.iter().count() as u64
+}
+
+/// Adds what the first half of its pipe counted to every `C<N>`.
+fn stamp<const N: usize>(In(count): In<u64>, mut q: Query<&mut C<N>>, flags: Res<Flags>) {
+    flags.write(N);
+    for c in q.iter_mut() {
+        c.0 = c.0.wrapping_add(count);
+    }
+    flags.unwrite(N);
 }
 
 #[test]

@@ -150,9 +150,10 @@ fn commands_of_systems_apply_in_system_order_each_frame() {
     let mut world = World::new();
     world.insert_resource(Log::default());
     let mut schedule = Schedule::new();
-    schedule.add_system(Stage::Update, first).unwrap();
+    // Ordered without a sync point, so both buffers apply at the stage's
+    // end: `second` despawns the byte of the frame before.
     schedule
-        .add_system(Stage::Update, second.after("first"))
+        .add_systems(Stage::Update, (first, second).chain_ignore_deferred())
         .unwrap();
     for frame in 1..=3 {
         schedule.run(&mut world).unwrap();

@@ -115,8 +115,11 @@ fn count_children(children: Query<&Child>, mut seen: ResMut<Vec<usize>>) {
     seen.push(children.iter().count());
 }
 
+/// A derived struct's `Commands` make its system one that defers: a system
+/// ordered after it gets a sync point and sees its spawns; an unordered one
+/// (through `chain_ignore_deferred`) waits for the stage's end.
 #[test]
-fn a_nested_structs_commands_apply_when_its_stage_ends() -> Result<(), Error> {
+fn a_nested_structs_commands_apply_before_a_system_ordered_after_it() -> Result<(), Error> {
     let mut world = World::new();
     world.insert_resource(Vec::<usize>::new());
     world.spawn(Spawner { children: 2 });
@@ -129,12 +132,25 @@ fn a_nested_structs_commands_apply_when_its_stage_ends() -> Result<(), Error> {
     schedule.run(&mut world)?;
     assert_eq!(
         *world.resource::<Vec<usize>>()?,
-        [0, 3],
-        "the spawns wait for the end of `Update`, then `PostUpdate` sees them"
+        [3, 3],
+        "a sync point between `nurse` and its follower, then `PostUpdate` sees them too"
     );
     assert_eq!(world.query::<&Child>().iter().count(), 3);
     schedule.run(&mut world)?;
     assert_eq!(world.query::<&Child>().iter().count(), 6);
+
+    let mut unsynced = Schedule::new();
+    unsynced.add_systems(
+        Stage::Update,
+        (nurse, count_children).chain_ignore_deferred(),
+    )?;
+    unsynced.run(&mut world)?;
+    assert_eq!(
+        world.resource::<Vec<usize>>()?[4..],
+        [6],
+        "before this frame's spawns"
+    );
+    assert_eq!(world.query::<&Child>().iter().count(), 9);
     Ok(())
 }
 
