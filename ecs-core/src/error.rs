@@ -146,6 +146,11 @@ pub enum Error {
     /// A system ran and returned an `Err`: a one-shot run's error (a
     /// schedule hands its systems' errors to its error handler instead).
     SystemFailed(SystemError),
+    /// An observer ran and returned an `Err`; its
+    /// [`system`](SystemError::system) is the observer's name. Recorded
+    /// with the world's other observer errors
+    /// ([`World::take_observer_errors`](crate::World::take_observer_errors)).
+    ObserverFailed(SystemError),
     /// A system could not run: `error` says why (a missing resource, most often).
     InSystem {
         /// The system's name.
@@ -448,7 +453,8 @@ impl Error {
             | Error::UnknownSystemId { .. }
             | Error::SystemAlreadyRunning { .. }
             | Error::RequirementCycle { .. }
-            | Error::SystemFailed(_) => None,
+            | Error::SystemFailed(_)
+            | Error::ObserverFailed(_) => None,
             Error::RepeatedEntity { entity }
             | Error::RelationshipCycle { entity, .. }
             | Error::RelationshipTargetByHand { entity, .. }
@@ -560,6 +566,12 @@ impl fmt::Display for Error {
                 write!(f, "system `{system}` could not run: {error}")
             }
             Error::SystemFailed(failure) => fmt::Display::fmt(failure, f),
+            Error::ObserverFailed(failure) => write!(
+                f,
+                "observer `{}` failed: {}",
+                failure.system(),
+                failure.error()
+            ),
             Error::DuplicateSystem { system } => write!(
                 f,
                 "the schedule already has a system named `{system}`: \
@@ -824,7 +836,7 @@ impl std::error::Error for Error {
             Error::InSystem { error, .. }
             | Error::InObserver { error, .. }
             | Error::InHook { error, .. } => Some(error.as_ref()),
-            Error::SystemFailed(failure) => Some(failure),
+            Error::SystemFailed(failure) | Error::ObserverFailed(failure) => Some(failure),
             _ => None,
         }
     }

@@ -4,9 +4,11 @@ use core::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::entity::Entity;
-use crate::error::Error;
+use crate::error::{Error, SystemError};
 use crate::observer::Trigger;
-use crate::world::{CommandQueue, IntoObserver, Observer, ObserverRunner, World, observer_name};
+use crate::world::{
+    CommandQueue, IntoObserver, Observer, ObserverRunner, SystemOutput, World, observer_name,
+};
 
 use super::access::SystemAccess;
 use super::last_run::LastRun;
@@ -15,8 +17,11 @@ use super::param::{ParamItem, SystemParam, SystemWorld};
 /// A function or closure whose first argument is a [`Trigger`]
 /// ([`OnAdd`](crate::observer::OnAdd), [`OnInsert`](crate::observer::OnInsert),
 /// [`OnRemove`](crate::observer::OnRemove)) and whose others are
-/// [`SystemParam`]s (up to 15), callable as an observer. `Marker` tells the
-/// impls for each arity apart; the compiler infers it.
+/// [`SystemParam`]s (up to 15), returning nothing or a `Result<(), E>`
+/// ([`SystemOutput`]), callable as an observer. An `Err` is recorded as
+/// [`Error::ObserverFailed`] with the observer's name, beside its other
+/// errors ([`World::take_observer_errors`]). `Marker` tells the impls for
+/// each arity apart; the compiler infers it.
 ///
 /// ```
 /// use ecs_core::prelude::*;
@@ -36,9 +41,11 @@ pub trait ObserverFunction<Marker>: Send + 'static {
     type Trigger: Trigger;
     /// The other params, as one tuple.
     type Param: SystemParam;
+    /// What the function returns: `()` or a `Result<(), E>`.
+    type Output: SystemOutput;
 
     /// Calls the function with its trigger and params.
-    fn call(&mut self, trigger: Self::Trigger, params: ParamItem<'_, Self::Param>);
+    fn call(&mut self, trigger: Self::Trigger, params: ParamItem<'_, Self::Param>) -> Self::Output;
 }
 
 macro_rules! observer_function {
@@ -51,25 +58,28 @@ macro_rules! observer_function {
             reason = "bindings are named after type parameters; the empty tuple binds nothing; \
                       an observer of 15 params is called with 16 arguments"
         )]
-        impl<Func, E: Trigger, $($param: SystemParam),*> ObserverFunction<fn(E, $($param,)*)> for Func
+        impl<Func, E: Trigger, Out: SystemOutput, $($param: SystemParam),*>
+            ObserverFunction<fn(E, $($param,)*) -> Out> for Func
         where
             Func: Send + 'static,
-            for<'a> &'a mut Func: FnMut(E, $($param),*) + FnMut(E, $(ParamItem<'_, $param>),*),
+            for<'a> &'a mut Func:
+                FnMut(E, $($param),*) -> Out + FnMut(E, $(ParamItem<'_, $param>),*) -> Out,
         {
             type Trigger = E;
             type Param = ($($param,)*);
+            type Output = Out;
 
             #[inline]
-            fn call(&mut self, trigger: E, params: ParamItem<'_, ($($param,)*)>) {
+            fn call(&mut self, trigger: E, params: ParamItem<'_, ($($param,)*)>) -> Out {
                 // A plain generic function pins the argument types, which a
                 // call on `&mut Func` alone leaves ambiguous.
                 #[inline(always)]
                 #[allow(clippy::too_many_arguments, reason = "a trigger and up to 15 params")]
-                fn call_inner<E, $($param),*>(
-                    mut f: impl FnMut(E, $($param),*),
+                fn call_inner<E, Out, $($param),*>(
+                    mut f: impl FnMut(E, $($param),*) -> Out,
                     trigger: E,
                     $($arg: $param),*
-                ) {
+                ) -> Out {
                     f(trigger, $($arg),*)
                 }
                 let ($($arg,)*) = params;
@@ -90,6 +100,8 @@ struct FunctionObserver<Marker, F: ObserverFunction<Marker>> {
     function: F,
     state: <F::Param as SystemParam>::State,
     last_run: LastRun,
+    /// The observer's name, for the error it returns.
+    name: String,
     _marker: PhantomData<fn() -> Marker>,
 }
 
@@ -118,18 +130,25 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
                     Ok(params) => params,
                     // A `Single` that does not match one entity skips the
                     // observer, as it skips a system: no error.
-                    Err(Error::SkipSystem { .. }) => return Ok(()),
+                    Err(Error::SkipSystem { .. }) => return Ok(None),
                     Err(error) => return Err(error),
                 };
-            function.call(F::Trigger::new(entity), params);
+            let output = function.call(F::Trigger::new(entity), params);
             last_run.ran(this_run);
-            Ok(())
+            Ok(output.into_failure())
         }));
         // Whatever the run came to: what its params recorded leaves the
         // state (the caller drops it if the run panicked), and what they
         // hold between runs is let go.
         F::Param::defer(&mut self.state, deferred);
-        ran.unwrap_or_else(|payload| panic::resume_unwind(payload))
+        match ran.unwrap_or_else(|payload| panic::resume_unwind(payload))? {
+            None => Ok(()),
+            Some(error) => Err(Error::ObserverFailed(SystemError::new(
+                self.name.clone(),
+                None,
+                error,
+            ))),
+        }
     }
 }
 
@@ -137,13 +156,15 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> IntoObserver<Marker> for F {
     fn into_observer(self) -> Result<Observer, Error> {
         let mut access = SystemAccess::new();
         let state = F::Param::init(&mut access);
-        if let Some(error) = access.clash_error(observer_name(core::any::type_name::<F>()), true) {
+        let name = observer_name(core::any::type_name::<F>());
+        if let Some(error) = access.clash_error(name.clone(), true) {
             return Err(error);
         }
         let runner = FunctionObserver {
             function: self,
             state,
             last_run: LastRun::new(true),
+            name,
             _marker: PhantomData,
         };
         Ok(Observer::new::<<F::Trigger as Trigger>::Component, F>(

@@ -228,3 +228,51 @@ fn a_one_shot_run_returns_the_error() -> Result<(), Error> {
     assert_eq!(error.to_string(), "system `fire` failed: out of ammunition");
     Ok(())
 }
+
+/// An observer may return `Result` too: its `Err` is recorded with its name
+/// among the world's observer errors (the observer ran: its commands apply
+/// and its horizon moves), and a schedule lists it with the frame's command
+/// errors.
+#[test]
+fn an_observer_s_err_is_recorded_with_its_name() -> Result<(), Error> {
+    fn refuse_empty(
+        t: OnAdd<Shell>,
+        ammo: Res<Ammo>,
+        mut commands: Commands,
+    ) -> Result<(), String> {
+        commands.entity(t.entity()).insert(Heat(1));
+        if ammo.0 == 0 {
+            return Err(format!("shell {} fired with no ammunition", t.entity()));
+        }
+        Ok(())
+    }
+    let mut world = world_with_ammo(0);
+    world.observe(refuse_empty);
+    let shell = world.spawn(Shell);
+    assert_eq!(world.get::<Heat>(shell)?.0, 1, "its commands applied");
+    let errors = world.take_observer_errors();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(
+        errors[0].to_string(),
+        format!("observer `refuse_empty` failed: shell {shell} fired with no ammunition")
+    );
+    let Error::ObserverFailed(failure) = &errors[0] else {
+        panic!("not an observer's error: {}", errors[0]);
+    };
+    assert_eq!(failure.system(), "refuse_empty");
+
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, |mut commands: Commands| {
+        commands.spawn(Shell);
+    })?;
+    schedule.run(&mut world)?;
+    let listed = schedule.command_errors();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].system, "observers");
+    assert!(matches!(listed[0].error, Error::ObserverFailed(_)));
+
+    world.resource_mut::<Ammo>()?.0 = 5;
+    world.spawn(Shell);
+    assert!(world.take_observer_errors().is_empty());
+    Ok(())
+}

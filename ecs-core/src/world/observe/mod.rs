@@ -202,6 +202,11 @@ impl Observers {
 
     /// Records that a command `recorder` recorded failed with `error`.
     fn failed(&mut self, recorder: &Recorder, error: Error) {
+        if let Error::ObserverFailed(_) = error {
+            // The observer's own `Err`, which names it already.
+            self.errors.push(error);
+            return;
+        }
         let error = Box::new(error);
         self.errors.push(match recorder {
             Recorder::Observer(name) => Error::InObserver {

@@ -48,8 +48,18 @@ pub trait SystemOutput: sealed::Sealed + 'static {
 }
 
 mod sealed {
-    /// Implemented for `()` and `Result<(), E>` only.
+    /// Implemented for `()`, `!` and `Result<(), E>` only.
     pub trait Sealed {}
+
+    /// The output type of a function pointer: how `!`, which stable Rust
+    /// names only as a function's return type, is named elsewhere.
+    pub trait FnOutput {
+        type Output;
+    }
+
+    impl<R> FnOutput for fn() -> R {
+        type Output = R;
+    }
 }
 
 impl sealed::Sealed for () {}
@@ -58,6 +68,19 @@ impl SystemOutput for () {
     #[inline(always)]
     fn into_failure(self) -> Option<BoxedError> {
         None
+    }
+}
+
+/// `!`: what a closure whose body only panics returns.
+type Never = <fn() -> ! as sealed::FnOutput>::Output;
+
+impl sealed::Sealed for Never {}
+
+/// A system or observer that only panics (`|| panic!("..")`) never
+/// returns, so it returns no error.
+impl SystemOutput for Never {
+    fn into_failure(self) -> Option<BoxedError> {
+        self
     }
 }
 
