@@ -397,8 +397,28 @@ fn mixed_systems(mut schedule: Schedule) -> Schedule {
         schedule
             .add_system(stage, holders::<1>.pipe(stamp::<5>).named(name("p15")))
             .unwrap();
+        // A group's condition, asked once per frame for both, and a set's.
+        schedule
+            .add_systems(
+                stage,
+                (look::<1>.named(name("l1")), breed::<2>.named(name("b2")))
+                    .run_if(every_other_frame),
+            )
+            .unwrap();
+        schedule
+            .add_system(stage, cull::<5>.named(name("c5")).in_set("culls"))
+            .unwrap();
+        schedule
+            .configure_set(stage, "culls", run_if(every_other_frame))
+            .unwrap();
     }
     schedule
+}
+
+/// Says yes on every other frame it is asked, counting in a `Local`.
+fn every_other_frame(mut asked: Local<u32>) -> bool {
+    *asked += 1;
+    *asked % 2 == 1
 }
 
 /// How many entities hold `C<N>`: the first half of a pipe.
