@@ -234,6 +234,15 @@ pub enum Error {
         /// The nesting limit it reached.
         depth: usize,
     },
+    /// Observers triggered custom events through their commands
+    /// [`MAX_OBSERVER_DEPTH`](crate::MAX_OBSERVER_DEPTH) levels deep: the
+    /// event at the limit was not dispatched.
+    EventRecursion {
+        /// The event's type, without its path.
+        event: String,
+        /// The nesting limit it reached.
+        depth: usize,
+    },
     /// A component type was given a second hook of one kind: a type has at
     /// most one `on_add`, one `on_insert`, and so on.
     HookAlreadySet {
@@ -454,7 +463,8 @@ impl Error {
             | Error::SystemAlreadyRunning { .. }
             | Error::RequirementCycle { .. }
             | Error::SystemFailed(_)
-            | Error::ObserverFailed(_) => None,
+            | Error::ObserverFailed(_)
+            | Error::EventRecursion { .. } => None,
             Error::RepeatedEntity { entity }
             | Error::RelationshipCycle { entity, .. }
             | Error::RelationshipTargetByHand { entity, .. }
@@ -701,6 +711,12 @@ impl fmt::Display for Error {
                 "the observers of `{trigger}` on entity {entity:?} did not run: observers \
                  triggered observers {depth} levels deep, the limit (an observer probably \
                  re-triggers itself through its commands)"
+            ),
+            Error::EventRecursion { event, depth } => write!(
+                f,
+                "the observers of the event `{event}` did not run: observers triggered events \
+                 {depth} levels deep, the limit (an observer probably re-triggers its own event \
+                 through its commands)"
             ),
             Error::RelationshipCycle {
                 entity,

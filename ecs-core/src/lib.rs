@@ -172,24 +172,26 @@ pub mod __private {
 
 pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo, TrackedComponent};
-pub use ecs_derive::{Component, MapEntities, Query, States, SystemParam};
+pub use ecs_derive::{Component, Event, MapEntities, Query, States, SystemParam};
 pub use entity::{Entity, EntityMap, EntityMapper, MapEntities};
 pub use error::{AccessClash, BoxedError, Error, SystemError};
-pub use observer::ObserverId;
+pub use observer::{Event, ObserverId};
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use state::States;
 pub use world::{
     ChildOf, Children, CloneReport, Commands, ComponentHook, ComponentHooks, DeferredWorld,
     EntityCommands, EntityMut, EntityRef, FromWorld, HookContext, HookKind, IntoObserver, Observer,
-    Relationship, RelationshipTarget, SpawnChildren, SystemId, View, ViewMut, World,
+    On, Relationship, RelationshipTarget, SpawnChildren, SystemId, View, ViewMut, World,
 };
 // Plumbing a game does not name: what generated code and the crate's own
 // types need, public for them and kept off the front page.
 #[doc(hidden)]
 pub use entity::EntityMapIter;
 #[doc(hidden)]
-pub use world::{CommandQueue, IntoOneShotSystem, MAX_OBSERVER_DEPTH, OneShotSystem};
+pub use world::{
+    CommandQueue, IntoOneShotSystem, MAX_OBSERVER_DEPTH, ObserverFire, ObserverInput, OneShotSystem,
+};
 
 /// Proof, checked at compile time, that worlds and ids cross threads.
 const _: () = {

@@ -12,6 +12,7 @@ use syn::{DeriveInput, parse_macro_input};
 mod component;
 mod crate_path;
 mod entity_fields;
+mod event;
 mod hooks;
 mod options;
 mod query;
@@ -278,6 +279,35 @@ pub fn derive_system_param(input: TokenStream) -> TokenStream {
 pub fn derive_states(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     states::derive_states(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Derives `ecs_core::observer::Event` for a type a game triggers for its
+/// observers (`world.trigger(Explosion { .. })`, `commands.trigger(..)`),
+/// which observers take as `On<Explosion>`. The type must be
+/// `Send + Sync + 'static`. `#[event(crate = "path")]` names a renamed core
+/// crate.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Event)]
+/// struct Explosion { radius: f32 }
+/// #[derive(Default)]
+/// struct Heard(f32);
+///
+/// let mut world = World::new();
+/// world.init_resource::<Heard>();
+/// world.observe(|ev: On<Explosion>, mut heard: ResMut<Heard>| heard.0 += ev.radius);
+/// world.trigger(Explosion { radius: 5.0 });
+/// assert_eq!(world.resource::<Heard>()?.0, 5.0);
+/// # Ok::<(), Error>(())
+/// ```
+#[proc_macro_derive(Event, attributes(event))]
+pub fn derive_event(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    event::derive_event(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

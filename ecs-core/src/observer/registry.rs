@@ -1,12 +1,28 @@
-//! Which observers follow which (event, component type), in registration
-//! order, and the events waiting for them.
+//! Which observers follow which (event, component type) or which custom
+//! event type, in registration order, and the events waiting for them.
+
+use core::any::TypeId;
+use core::hash::BuildHasherDefault;
+use std::collections::HashMap;
 
 use slotmap::SlotMap;
 
 use crate::component::ComponentId;
 use crate::entity::Entity;
+use crate::util::TypeIdHasher;
 
 use super::{ObserverId, TriggerKind};
+
+/// What an observer follows: a structural event on a component type, or a
+/// custom event type that a game triggers.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Follows {
+    /// A structural event on a component type.
+    Component(TriggerKind, ComponentId),
+    /// A custom event type.
+    Event(TypeId),
+}
 
 /// One structural event that observers follow, recorded when it happened
 /// and dispatched once the call that made it is done.
@@ -28,6 +44,9 @@ pub(crate) struct ObserverIndex {
     by_component: Vec<[Vec<ObserverId>; 3]>,
     counts: [usize; 3],
     additions: usize,
+    /// The observers of each custom event type; a type nobody observes has
+    /// no entry.
+    by_event: HashMap<TypeId, Vec<ObserverId>, BuildHasherDefault<TypeIdHasher>>,
 }
 
 impl ObserverIndex {
@@ -58,7 +77,37 @@ impl ObserverIndex {
             .map_or(&[], |lists| &lists[kind.index()])
     }
 
-    fn add(&mut self, kind: TriggerKind, component: ComponentId, id: ObserverId) {
+    /// The observers of the custom event type `event`, in registration
+    /// order.
+    #[inline]
+    pub(crate) fn event_observers(&self, event: TypeId) -> &[ObserverId] {
+        self.by_event.get(&event).map_or(&[], Vec::as_slice)
+    }
+
+    fn add(&mut self, follows: Follows, id: ObserverId) {
+        match follows {
+            Follows::Component(kind, component) => self.add_component(kind, component, id),
+            Follows::Event(event) => self.by_event.entry(event).or_default().push(id),
+        }
+    }
+
+    fn remove(&mut self, follows: Follows, id: ObserverId) {
+        match follows {
+            Follows::Component(kind, component) => self.remove_component(kind, component, id),
+            Follows::Event(event) => {
+                let list = self
+                    .by_event
+                    .get_mut(&event)
+                    .expect("a registered event observer is in the index");
+                remove_in_order(list, id);
+                if list.is_empty() {
+                    self.by_event.remove(&event);
+                }
+            }
+        }
+    }
+
+    fn add_component(&mut self, kind: TriggerKind, component: ComponentId, id: ObserverId) {
         if self.by_component.len() <= component.index() {
             self.by_component
                 .resize_with(component.index() + 1, Default::default);
@@ -70,14 +119,8 @@ impl ObserverIndex {
         }
     }
 
-    fn remove(&mut self, kind: TriggerKind, component: ComponentId, id: ObserverId) {
-        let list = &mut self.by_component[component.index()][kind.index()];
-        let at = list
-            .iter()
-            .position(|&listed| listed == id)
-            .expect("a registered observer is in the index");
-        // `remove`, not `swap_remove`: the order is the registration order.
-        list.remove(at);
+    fn remove_component(&mut self, kind: TriggerKind, component: ComponentId, id: ObserverId) {
+        remove_in_order(&mut self.by_component[component.index()][kind.index()], id);
         self.counts[kind.index()] -= 1;
         if kind != TriggerKind::Remove {
             self.additions -= 1;
@@ -85,12 +128,21 @@ impl ObserverIndex {
     }
 }
 
+/// Takes `id` out of `list`, keeping the others' order: the registration
+/// order.
+fn remove_in_order(list: &mut Vec<ObserverId>, id: ObserverId) {
+    let at = list
+        .iter()
+        .position(|&listed| listed == id)
+        .expect("a registered observer is in the index");
+    list.remove(at);
+}
+
 /// What a registry keeps per observer: what it follows, and `R`, the
 /// observer itself (a boxed runner, for the world).
 #[derive(Debug)]
 struct Entry<R> {
-    kind: TriggerKind,
-    component: ComponentId,
+    follows: Follows,
     /// `None` only while the observer runs.
     runner: Option<R>,
 }
@@ -112,20 +164,14 @@ impl<R> Default for ObserverRegistry<R> {
 }
 
 impl<R> ObserverRegistry<R> {
-    /// Registers `runner` as following `kind` on `component`, after every
-    /// observer registered before it.
-    pub(crate) fn insert(
-        &mut self,
-        kind: TriggerKind,
-        component: ComponentId,
-        runner: R,
-    ) -> ObserverId {
+    /// Registers `runner` as following `follows`, after every observer
+    /// registered before it.
+    pub(crate) fn insert(&mut self, follows: Follows, runner: R) -> ObserverId {
         let id = self.entries.insert(Entry {
-            kind,
-            component,
+            follows,
             runner: Some(runner),
         });
-        self.index.add(kind, component, id);
+        self.index.add(follows, id);
         id
     }
 
@@ -134,7 +180,7 @@ impl<R> ObserverRegistry<R> {
     /// dropped when its run ends).
     pub(crate) fn remove(&mut self, id: ObserverId) -> Option<Option<R>> {
         let entry = self.entries.remove(id)?;
-        self.index.remove(entry.kind, entry.component, id);
+        self.index.remove(entry.follows, id);
         Some(entry.runner)
     }
 
@@ -158,10 +204,8 @@ impl<R> ObserverRegistry<R> {
     }
 
     /// What each observer follows, in registration order.
-    pub(crate) fn follows(&self) -> impl Iterator<Item = (TriggerKind, ComponentId)> + '_ {
-        self.entries
-            .values()
-            .map(|entry| (entry.kind, entry.component))
+    pub(crate) fn follows(&self) -> impl Iterator<Item = Follows> + '_ {
+        self.entries.values().map(|entry| entry.follows)
     }
 }
 
@@ -176,10 +220,10 @@ mod tests {
     #[test]
     fn the_index_keeps_registration_order_through_removals() {
         let mut registry = ObserverRegistry::<&str>::default();
-        let a = registry.insert(TriggerKind::Add, id(2), "a");
-        let b = registry.insert(TriggerKind::Add, id(2), "b");
-        let c = registry.insert(TriggerKind::Add, id(2), "c");
-        registry.insert(TriggerKind::Remove, id(0), "r");
+        let a = registry.insert(Follows::Component(TriggerKind::Add, id(2)), "a");
+        let b = registry.insert(Follows::Component(TriggerKind::Add, id(2)), "b");
+        let c = registry.insert(Follows::Component(TriggerKind::Add, id(2)), "c");
+        registry.insert(Follows::Component(TriggerKind::Remove, id(0)), "r");
         assert_eq!(registry.index.observers(TriggerKind::Add, id(2)), [a, b, c]);
         assert_eq!(registry.remove(b), Some(Some("b")));
         assert_eq!(registry.index.observers(TriggerKind::Add, id(2)), [a, c]);
@@ -197,9 +241,31 @@ mod tests {
     }
 
     #[test]
+    fn event_observers_keep_registration_order_and_leave_no_empty_entry() {
+        struct Boom;
+        struct Hush;
+        let mut registry = ObserverRegistry::<&str>::default();
+        let boom = TypeId::of::<Boom>();
+        let a = registry.insert(Follows::Event(boom), "a");
+        let b = registry.insert(Follows::Event(boom), "b");
+        let h = registry.insert(Follows::Event(TypeId::of::<Hush>()), "h");
+        assert_eq!(registry.index.event_observers(boom), [a, b]);
+        registry.remove(a);
+        assert_eq!(registry.index.event_observers(boom), [b]);
+        registry.remove(b);
+        assert!(registry.index.event_observers(boom).is_empty());
+        assert!(!registry.index.by_event.contains_key(&boom));
+        assert_eq!(registry.index.event_observers(TypeId::of::<Hush>()), [h]);
+        assert!(
+            !registry.index.follows_any(TriggerKind::Add),
+            "events are not components"
+        );
+    }
+
+    #[test]
     fn a_running_observer_is_out_of_its_slot() {
         let mut registry = ObserverRegistry::<String>::default();
-        let a = registry.insert(TriggerKind::Insert, id(0), "a".into());
+        let a = registry.insert(Follows::Component(TriggerKind::Insert, id(0)), "a".into());
         let runner = registry.take(a).unwrap();
         assert_eq!(registry.take(a), None);
         registry.put_back(a, runner);

@@ -63,6 +63,7 @@ use std::borrow::Cow;
 use crate::util::ShortName;
 
 pub use crate::access::AccessMode;
+pub use crate::world::On;
 pub use crate::world::{
     In, InMut, InRef, IntoOneShotSystem, SystemId, SystemIn, SystemInput, SystemOutput,
 };

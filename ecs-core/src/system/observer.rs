@@ -3,11 +3,10 @@
 use core::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::entity::Entity;
 use crate::error::{Error, SystemError};
-use crate::observer::Trigger;
 use crate::world::{
-    CommandQueue, IntoObserver, Observer, ObserverRunner, SystemOutput, World, observer_name,
+    CommandQueue, IntoObserver, Observer, ObserverFire, ObserverInput, ObserverRunner,
+    SystemOutput, World, observer_name,
 };
 
 use super::access::SystemAccess;
@@ -37,15 +36,19 @@ use super::param::{ParamItem, SystemParam, SystemWorld};
 /// });
 /// ```
 pub trait ObserverFunction<Marker>: Send + 'static {
-    /// The trigger, the first argument.
-    type Trigger: Trigger;
+    /// The trigger, the first argument (`OnAdd<T>`, ..., `On<E>`).
+    type Trigger: ObserverInput;
     /// The other params, as one tuple.
     type Param: SystemParam;
     /// What the function returns: `()` or a `Result<(), E>`.
     type Output: SystemOutput;
 
     /// Calls the function with its trigger and params.
-    fn call(&mut self, trigger: Self::Trigger, params: ParamItem<'_, Self::Param>) -> Self::Output;
+    fn call(
+        &mut self,
+        trigger: <Self::Trigger as ObserverInput>::Item<'_>,
+        params: ParamItem<'_, Self::Param>,
+    ) -> Self::Output;
 }
 
 macro_rules! observer_function {
@@ -58,19 +61,23 @@ macro_rules! observer_function {
             reason = "bindings are named after type parameters; the empty tuple binds nothing; \
                       an observer of 15 params is called with 16 arguments"
         )]
-        impl<Func, E: Trigger, Out: SystemOutput, $($param: SystemParam),*>
+        impl<Func, E: ObserverInput, Out: SystemOutput, $($param: SystemParam),*>
             ObserverFunction<fn(E, $($param,)*) -> Out> for Func
         where
             Func: Send + 'static,
-            for<'a> &'a mut Func:
-                FnMut(E, $($param),*) -> Out + FnMut(E, $(ParamItem<'_, $param>),*) -> Out,
+            for<'a> &'a mut Func: FnMut(E, $($param),*) -> Out
+                + FnMut(E::Item<'_>, $(ParamItem<'_, $param>),*) -> Out,
         {
             type Trigger = E;
             type Param = ($($param,)*);
             type Output = Out;
 
             #[inline]
-            fn call(&mut self, trigger: E, params: ParamItem<'_, ($($param,)*)>) -> Out {
+            fn call(
+                &mut self,
+                trigger: E::Item<'_>,
+                params: ParamItem<'_, ($($param,)*)>,
+            ) -> Out {
                 // A plain generic function pins the argument types, which a
                 // call on `&mut Func` alone leaves ambiguous.
                 #[inline(always)]
@@ -109,7 +116,7 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
     fn run(
         &mut self,
         world: &mut World,
-        entity: Entity,
+        fire: &mut ObserverFire<'_>,
         deferred: &mut CommandQueue,
     ) -> Result<(), Error> {
         let Self {
@@ -133,7 +140,7 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
                     Err(Error::SkipSystem { .. }) => return Ok(None),
                     Err(error) => return Err(error),
                 };
-            let output = function.call(F::Trigger::new(entity), params);
+            let output = function.call(F::Trigger::item(fire), params);
             last_run.ran(this_run);
             Ok(output.into_failure())
         }));
@@ -167,9 +174,6 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> IntoObserver<Marker> for F {
             name,
             _marker: PhantomData,
         };
-        Ok(Observer::new::<<F::Trigger as Trigger>::Component, F>(
-            <F::Trigger as Trigger>::KIND,
-            Box::new(runner),
-        ))
+        Ok(Observer::new::<F::Trigger, F>(Box::new(runner)))
     }
 }

@@ -6,7 +6,7 @@
 use crate::component::ComponentInfo;
 use crate::entity::Entity;
 use crate::event::EventType;
-use crate::observer::TriggerKind;
+use crate::observer::{Follows, TriggerKind};
 use crate::storage::ErasedStorage;
 
 use super::World;
@@ -59,8 +59,9 @@ impl World {
         self.events.describe(&self.data.resources)
     }
 
-    /// Every observer, in registration order: which event on which
-    /// component type it follows.
+    /// Every observer of a structural event, in registration order: which
+    /// event on which component type it follows. (Observers of custom
+    /// events, `On<E>`, are not listed.)
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -79,9 +80,12 @@ impl World {
         self.observers
             .registry
             .follows()
-            .map(|(kind, id)| ObserverEntry {
-                kind,
-                component: storages.info(id),
+            .filter_map(|follows| match follows {
+                Follows::Component(kind, id) => Some(ObserverEntry {
+                    kind,
+                    component: storages.info(id),
+                }),
+                Follows::Event(_) => None,
             })
     }
 }

@@ -3,6 +3,7 @@
 //! One test binary per concept; each file here is a module, run alone with
 //! `cargo test --workspace --test reactions -- <module>::`.
 
+mod custom_events;
 mod events;
 mod hooks;
 mod observers;

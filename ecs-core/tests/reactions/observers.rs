@@ -862,7 +862,10 @@ fn observer_functions_convert_with_their_kind() -> Result<(), Error> {
     fn on_health(_: OnInsert<Health>) {}
     let observer = on_health.into_observer()?;
     assert_eq!(observer.name(), "on_health");
-    assert_eq!(observer.kind(), ecs_core::observer::TriggerKind::Insert);
+    assert_eq!(
+        observer.kind(),
+        Some(ecs_core::observer::TriggerKind::Insert)
+    );
     Ok(())
 }
 

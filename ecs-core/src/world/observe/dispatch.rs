@@ -20,13 +20,13 @@ use std::sync::Arc;
 use crate::component::ComponentId;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::observer::{Fired, TriggerKind};
+use crate::observer::{Fired, ObserverId, ObserverIndex, TriggerKind};
 use crate::util::{DeferredPanic, PanicPayload, SyncCell};
 
 use super::super::component_hooks::HookKind;
 use super::super::structural::held_components;
 use super::super::{CommandQueue, World};
-use super::{MAX_OBSERVER_DEPTH, ObserverCommands, Recorder};
+use super::{MAX_OBSERVER_DEPTH, ObserverCommands, ObserverFire, Recorder};
 
 /// Holds a world through a structural call, so that should the call unwind
 /// before its dispatch, the additions it made are still dispatched (and
@@ -286,26 +286,41 @@ impl World {
             });
             return Ok(());
         }
+        self.run_observers(
+            |index, at| {
+                index
+                    .observers(event.kind, event.component)
+                    .get(at)
+                    .copied()
+            },
+            &mut ObserverFire::structural(event.entity),
+            commands,
+        )
+    }
+
+    /// Runs the observers `observer_at` lists (the one at 0, at 1, ...,
+    /// looked up again before each run), in that order, for `fire`,
+    /// collecting the commands of each run into `commands`. A panicking
+    /// run's commands are kept in `commands` for the caller to abandon, the
+    /// observers after it do not run, and its panic is handed back.
+    pub(in crate::world) fn run_observers(
+        &mut self,
+        observer_at: impl Fn(&ObserverIndex, usize) -> Option<ObserverId>,
+        fire: &mut ObserverFire<'_>,
+        commands: &mut ObserverCommands,
+    ) -> Result<(), PanicPayload> {
         // Observers cannot register or remove observers while they run
         // (that takes `&mut World`, which only their commands get), so the
         // list does not change during the loop.
         let mut next = 0;
-        while let Some(&id) = self
-            .observers
-            .registry
-            .index
-            .observers(event.kind, event.component)
-            .get(next)
-        {
+        while let Some(id) = observer_at(&self.observers.registry.index, next) {
             next += 1;
             let Some(stored) = self.observers.registry.take(id) else {
                 continue;
             };
             let (name, mut runner) = stored.into_inner();
             let mut queue = CommandQueue::default();
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                runner.run(self, event.entity, &mut queue)
-            }));
+            let outcome = catch_unwind(AssertUnwindSafe(|| runner.run(self, fire, &mut queue)));
             self.observers
                 .registry
                 .put_back(id, SyncCell::new((Arc::clone(&name), runner)));

@@ -8,16 +8,19 @@
 //! call panics after its change, before the panic goes on (see `dispatch`).
 
 mod dispatch;
+mod input;
+mod on;
+mod trigger;
 pub(in crate::world) use dispatch::DispatchOnUnwind;
+pub use input::{ObserverFire, ObserverInput};
+pub use on::On;
 
 use core::any::type_name;
 use std::sync::Arc;
 
-use crate::component::{Component, ComponentId};
-use crate::entity::Entity;
+use crate::component::ComponentId;
 use crate::error::Error;
-use crate::observer::{Fired, ObserverId, ObserverRegistry, TriggerKind};
-use crate::storage::Storages;
+use crate::observer::{Fired, Follows, ObserverId, ObserverRegistry, TriggerKind};
 use crate::util::{ShortName, SyncCell};
 
 use super::component_hooks::HookKind;
@@ -34,12 +37,13 @@ pub const MAX_OBSERVER_DEPTH: usize = 64;
 
 /// An observer made ready to run: what `World::observe` registers.
 pub(crate) trait ObserverRunner: Send {
-    /// Runs the observer once for an event on `entity`, with the world to
-    /// itself, moving the commands it recorded into `deferred`.
+    /// Runs the observer once for `fire` (a structural event on an entity,
+    /// or a custom event's value), with the world to itself, moving the
+    /// commands it recorded into `deferred`.
     fn run(
         &mut self,
         world: &mut World,
-        entity: Entity,
+        fire: &mut ObserverFire<'_>,
         deferred: &mut CommandQueue,
     ) -> Result<(), Error>;
 }
@@ -56,14 +60,14 @@ pub(crate) trait ObserverRunner: Send {
 /// struct Health(i32);
 ///
 /// let observer = (|_: OnRemove<Health>| {}).into_observer()?;
-/// assert_eq!(observer.kind(), TriggerKind::Remove);
+/// assert_eq!(observer.kind(), Some(TriggerKind::Remove));
 /// // The enclosing fn's name, then `{{closure}}`.
 /// assert!(observer.name().ends_with("::{{closure}}"));
 /// # Ok::<(), Error>(())
 /// ```
 pub struct Observer {
-    kind: TriggerKind,
-    component: fn(&mut Storages) -> ComponentId,
+    kind: Option<TriggerKind>,
+    follows: fn(&mut World) -> Follows,
     name: Arc<str>,
     runner: Box<dyn ObserverRunner>,
 }
@@ -78,18 +82,19 @@ impl core::fmt::Debug for Observer {
 }
 
 impl Observer {
-    /// An observer of `kind` on `T`, named after `F`, running `runner`.
-    pub(crate) fn new<T: Component, F>(kind: TriggerKind, runner: Box<dyn ObserverRunner>) -> Self {
+    /// An observer of what `I` follows, named after `F`, running `runner`.
+    pub(crate) fn new<I: ObserverInput, F>(runner: Box<dyn ObserverRunner>) -> Self {
         Self {
-            kind,
-            component: Storages::register::<T>,
+            kind: I::KIND,
+            follows: I::follows,
             name: Arc::from(observer_name(type_name::<F>())),
             runner,
         }
     }
 
-    /// The event the observer follows.
-    pub fn kind(&self) -> TriggerKind {
+    /// The structural event the observer follows, or `None` for an
+    /// observer of a custom event ([`On<E>`]).
+    pub fn kind(&self) -> Option<TriggerKind> {
         self.kind
     }
 
@@ -112,8 +117,8 @@ pub(crate) fn observer_name(type_name: &str) -> String {
 /// Something [`World::observe`] takes: a function or closure whose first
 /// argument is a trigger ([`OnAdd`](crate::observer::OnAdd),
 /// [`OnInsert`](crate::observer::OnInsert),
-/// [`OnRemove`](crate::observer::OnRemove)) and whose other arguments are
-/// system params (up to 15). `Marker` tells the impls apart; the compiler
+/// [`OnRemove`](crate::observer::OnRemove), or [`On<E>`] for a custom event)
+/// and whose other arguments are system params (up to 15). `Marker` tells the impls apart; the compiler
 /// infers it.
 ///
 /// ```
@@ -134,7 +139,8 @@ pub(crate) fn observer_name(type_name: &str) -> String {
     message = "`{Self}` cannot be an observer",
     label = "not an observer",
     note = "an observer is a function or closure whose first argument is `OnAdd<T>`, \
-            `OnInsert<T>` or `OnRemove<T>` and whose other arguments are system params"
+            `OnInsert<T>`, `OnRemove<T>` or `On<E>` for an `#[derive(Event)]` type, and whose \
+            other arguments are system params"
 )]
 pub trait IntoObserver<Marker>: Send + 'static {
     /// The observer, or [`Error::ConflictingAccess`] when two of its params
@@ -310,16 +316,32 @@ impl World {
     /// ```
     pub fn try_observe<M>(&mut self, observer: impl IntoObserver<M>) -> Result<ObserverId, Error> {
         let Observer {
-            kind,
-            component,
+            follows,
             name,
             runner,
+            ..
         } = observer.into_observer()?;
-        let component = component(&mut self.data.storages);
+        let follows = follows(self);
         Ok(self
             .observers
             .registry
-            .insert(kind, component, SyncCell::new((name, runner))))
+            .insert(follows, SyncCell::new((name, runner))))
+    }
+
+    /// [`observe`](Self::observe), by the name bevy gives it.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Event)]
+    /// struct Ping;
+    ///
+    /// let mut world = World::new();
+    /// world.add_observer(|_: On<Ping>| {});
+    /// assert_eq!(world.observer_count(), 1);
+    /// ```
+    pub fn add_observer<M>(&mut self, observer: impl IntoObserver<M>) -> ObserverId {
+        self.observe(observer)
     }
 
     /// Removes the observer `id`; it never runs again. An observer may
