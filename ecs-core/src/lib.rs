@@ -172,18 +172,21 @@ pub mod __private {
 
 pub use bundle::Bundle;
 pub use component::{Component, ComponentId, ComponentInfo, TrackedComponent};
-pub use ecs_derive::{Component, Event, MapEntities, Query, States, SystemParam};
+pub use ecs_derive::{Component, EntityEvent, Event, MapEntities, Query, States, SystemParam};
 pub use entity::{Entity, EntityMap, EntityMapper, MapEntities};
 pub use error::{AccessClash, BoxedError, Error, SystemError};
-pub use observer::{Event, ObserverId};
+pub use observer::ObserverId;
 pub use query::Query;
 pub use schedule::{Schedule, Stage};
 pub use state::States;
+#[doc(hidden)]
+pub use world::relationship_target;
 pub use world::{
     ChildOf, Children, CloneReport, Commands, ComponentHook, ComponentHooks, DeferredWorld,
     EntityCommands, EntityMut, EntityRef, FromWorld, HookContext, HookKind, IntoObserver, Observer,
     On, Relationship, RelationshipTarget, SpawnChildren, SystemId, View, ViewMut, World,
 };
+pub use world::{EntityEvent, Event};
 // Plumbing a game does not name: what generated code and the crate's own
 // types need, public for them and kept off the front page.
 #[doc(hidden)]

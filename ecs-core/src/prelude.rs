@@ -27,7 +27,7 @@ pub use crate::system::{
 pub use crate::time::Time;
 pub use crate::{
     Bundle, ChildOf, Children, Commands, Component, ComponentHook, ComponentHooks, DeferredWorld,
-    Entity, EntityMap, EntityMut, EntityRef, Error, Event, FromWorld, HookContext, HookKind,
-    MapEntities, ObserverId, On, Query, Relationship, RelationshipTarget, States, SystemId,
-    SystemParam, World,
+    Entity, EntityEvent, EntityMap, EntityMut, EntityRef, Error, Event, FromWorld, HookContext,
+    HookKind, MapEntities, ObserverId, On, Query, Relationship, RelationshipTarget, States,
+    SystemId, SystemParam, World,
 };

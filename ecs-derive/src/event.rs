@@ -25,7 +25,7 @@ pub(crate) fn derive_event(input: &DeriveInput) -> syn::Result<TokenStream> {
     let name = &input.ident;
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
     Ok(quote! {
-        impl #impl_generics #krate::observer::Event for #name #type_generics #where_clause {}
+        impl #impl_generics #krate::Event for #name #type_generics #where_clause {}
     })
 }
 
@@ -40,17 +40,13 @@ mod tests {
         assert!(
             tokens
                 .to_string()
-                .contains(":: ecs_core :: observer :: Event for Explosion")
+                .contains(":: ecs_core :: Event for Explosion")
         );
         let tokens = derive_event(&input(
             "#[event(crate = \"engine\")] enum Alarm { On, Off }",
         ))
         .expect("valid");
-        assert!(
-            tokens
-                .to_string()
-                .contains("engine :: observer :: Event for Alarm")
-        );
+        assert!(tokens.to_string().contains("engine :: Event for Alarm"));
     }
 
     #[test]

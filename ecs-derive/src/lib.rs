@@ -11,6 +11,7 @@ use syn::{DeriveInput, parse_macro_input};
 
 mod component;
 mod crate_path;
+mod entity_event;
 mod entity_fields;
 mod event;
 mod hooks;
@@ -283,7 +284,7 @@ pub fn derive_states(input: TokenStream) -> TokenStream {
         .into()
 }
 
-/// Derives `ecs_core::observer::Event` for a type a game triggers for its
+/// Derives `ecs_core::Event` for a type a game triggers for its
 /// observers (`world.trigger(Explosion { .. })`, `commands.trigger(..)`),
 /// which observers take as `On<Explosion>`. The type must be
 /// `Send + Sync + 'static`. `#[event(crate = "path")]` names a renamed core
@@ -308,6 +309,45 @@ pub fn derive_states(input: TokenStream) -> TokenStream {
 pub fn derive_event(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     event::derive_event(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Derives `ecs_core::EntityEvent` (and `Event`) for an event aimed at one
+/// entity: the field `entity: Entity`, or the field marked
+/// `#[event_target]`, names it, and the event's travel updates it.
+///
+/// - `#[entity_event(propagate)]`: after the entity's observers, the event
+///   goes to its parent (`ChildOf`), and so on up; `propagate = R` travels
+///   along the relationship `R` instead.
+/// - `#[entity_event(auto_propagate)]` (with `propagate`): the event travels
+///   unless an observer stops it (`ev.propagate(false)`); without it, only
+///   when an observer asks (`ev.propagate(true)`).
+/// - `#[entity_event(crate = "path")]` names a renamed core crate.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(EntityEvent)]
+/// #[entity_event(propagate, auto_propagate)]
+/// struct Attack { entity: Entity, damage: u16 }
+///
+/// #[derive(Default)]
+/// struct Heard(Vec<(Entity, u16)>);
+///
+/// let mut world = World::new();
+/// world.init_resource::<Heard>();
+/// let knight = world.spawn(());
+/// let shield = world.spawn(ChildOf(knight));
+/// world.observe(|ev: On<Attack>, mut heard: ResMut<Heard>| heard.0.push((ev.entity(), ev.damage)));
+/// world.trigger(Attack { entity: shield, damage: 25 });
+/// assert_eq!(world.resource::<Heard>()?.0, [(shield, 25), (knight, 25)]);
+/// # Ok::<(), Error>(())
+/// ```
+#[proc_macro_derive(EntityEvent, attributes(entity_event, event_target))]
+pub fn derive_entity_event(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    entity_event::derive_entity_event(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

@@ -1,16 +1,14 @@
 //! Observers' bookkeeping, with no world in sight: ids, the triggers an
-//! observer takes, the custom events a game triggers, the index from
-//! (event, component type) and from custom event type to observers, and the
-//! record of events waiting to be dispatched.
+//! observer takes, the index from (event, component type) and from custom
+//! event type to observers, globally and per entity, and the record of
+//! events waiting to be dispatched.
 //!
 //! Running observers needs the whole world, so that lives in
 //! `world/observe.rs`; the registry here is generic over what it stores.
 
-mod event;
 mod registry;
 mod trigger;
 
-pub use event::Event;
 #[doc(hidden)]
 pub use registry::Follows;
 pub(crate) use registry::{Fired, ObserverIndex, ObserverRegistry};

@@ -47,6 +47,12 @@ pub(crate) struct ObserverIndex {
     /// The observers of each custom event type; a type nobody observes has
     /// no entry.
     by_event: HashMap<TypeId, Vec<ObserverId>, BuildHasherDefault<TypeIdHasher>>,
+    /// The observers registered on one entity, with what each follows, in
+    /// registration order; an entity nobody observes has no entry.
+    scoped: HashMap<Entity, Vec<(Follows, ObserverId)>>,
+    /// Per component id and kind, how many observers on one entity follow
+    /// it (counted in `counts` and `additions` too).
+    scoped_by_component: Vec<[usize; 3]>,
 }
 
 impl ObserverIndex {
@@ -56,6 +62,90 @@ impl ObserverIndex {
         self.by_component
             .get(component.index())
             .is_some_and(|lists| !lists[kind.index()].is_empty())
+            || self
+                .scoped_by_component
+                .get(component.index())
+                .is_some_and(|counts| counts[kind.index()] != 0)
+    }
+
+    /// The `at`-th observer registered on `entity` that follows `follows`,
+    /// in registration order.
+    #[inline]
+    pub(crate) fn scoped_at(
+        &self,
+        entity: Entity,
+        follows: Follows,
+        at: usize,
+    ) -> Option<ObserverId> {
+        if self.scoped.is_empty() {
+            return None;
+        }
+        self.scoped
+            .get(&entity)?
+            .iter()
+            .filter(|(followed, _)| *followed == follows)
+            .nth(at)
+            .map(|&(_, id)| id)
+    }
+
+    /// Whether any observer is registered on one entity.
+    #[inline]
+    pub(crate) fn any_scoped(&self) -> bool {
+        !self.scoped.is_empty()
+    }
+
+    /// Every observer registered on one entity.
+    pub(crate) fn all_scoped(&self) -> Vec<ObserverId> {
+        self.scoped
+            .values()
+            .flat_map(|list| list.iter().map(|&(_, id)| id))
+            .collect()
+    }
+
+    /// The observers registered on `entity`.
+    pub(crate) fn scoped_on(&self, entity: Entity) -> Vec<ObserverId> {
+        self.scoped
+            .get(&entity)
+            .map_or_else(Vec::new, |list| list.iter().map(|&(_, id)| id).collect())
+    }
+
+    fn add_scoped(&mut self, entity: Entity, follows: Follows, id: ObserverId) {
+        self.scoped.entry(entity).or_default().push((follows, id));
+        if let Follows::Component(kind, component) = follows {
+            if self.scoped_by_component.len() <= component.index() {
+                self.scoped_by_component
+                    .resize(component.index() + 1, [0; 3]);
+            }
+            self.scoped_by_component[component.index()][kind.index()] += 1;
+            self.count(kind, 1);
+        }
+    }
+
+    fn remove_scoped(&mut self, entity: Entity, follows: Follows, id: ObserverId) {
+        let list = self
+            .scoped
+            .get_mut(&entity)
+            .expect("an observer on an entity is in the index");
+        let at = list
+            .iter()
+            .position(|&(_, listed)| listed == id)
+            .expect("an observer on an entity is in its list");
+        list.remove(at);
+        if list.is_empty() {
+            self.scoped.remove(&entity);
+        }
+        if let Follows::Component(kind, component) = follows {
+            self.scoped_by_component[component.index()][kind.index()] -= 1;
+            self.count(kind, -1);
+        }
+    }
+
+    /// Moves the counts of `kind` by `by` observers.
+    fn count(&mut self, kind: TriggerKind, by: isize) {
+        self.counts[kind.index()] = self.counts[kind.index()].wrapping_add_signed(by);
+        if kind != TriggerKind::Remove {
+            self.additions = self.additions.wrapping_add_signed(by);
+        }
     }
 
     /// Whether any observer follows `kind` on any component.
@@ -113,18 +203,12 @@ impl ObserverIndex {
                 .resize_with(component.index() + 1, Default::default);
         }
         self.by_component[component.index()][kind.index()].push(id);
-        self.counts[kind.index()] += 1;
-        if kind != TriggerKind::Remove {
-            self.additions += 1;
-        }
+        self.count(kind, 1);
     }
 
     fn remove_component(&mut self, kind: TriggerKind, component: ComponentId, id: ObserverId) {
         remove_in_order(&mut self.by_component[component.index()][kind.index()], id);
-        self.counts[kind.index()] -= 1;
-        if kind != TriggerKind::Remove {
-            self.additions -= 1;
-        }
+        self.count(kind, -1);
     }
 }
 
@@ -143,6 +227,8 @@ fn remove_in_order(list: &mut Vec<ObserverId>, id: ObserverId) {
 #[derive(Debug)]
 struct Entry<R> {
     follows: Follows,
+    /// The entity the observer watches, or `None` for every entity.
+    scope: Option<Entity>,
     /// `None` only while the observer runs.
     runner: Option<R>,
 }
@@ -164,14 +250,23 @@ impl<R> Default for ObserverRegistry<R> {
 }
 
 impl<R> ObserverRegistry<R> {
-    /// Registers `runner` as following `follows`, after every observer
-    /// registered before it.
-    pub(crate) fn insert(&mut self, follows: Follows, runner: R) -> ObserverId {
+    /// Registers `runner` as following `follows` (on `scope` alone, when
+    /// given), after every observer registered before it.
+    pub(crate) fn insert(
+        &mut self,
+        follows: Follows,
+        scope: Option<Entity>,
+        runner: R,
+    ) -> ObserverId {
         let id = self.entries.insert(Entry {
             follows,
+            scope,
             runner: Some(runner),
         });
-        self.index.add(follows, id);
+        match scope {
+            None => self.index.add(follows, id),
+            Some(entity) => self.index.add_scoped(entity, follows, id),
+        }
         id
     }
 
@@ -180,7 +275,10 @@ impl<R> ObserverRegistry<R> {
     /// dropped when its run ends).
     pub(crate) fn remove(&mut self, id: ObserverId) -> Option<Option<R>> {
         let entry = self.entries.remove(id)?;
-        self.index.remove(entry.follows, id);
+        match entry.scope {
+            None => self.index.remove(entry.follows, id),
+            Some(entity) => self.index.remove_scoped(entity, entry.follows, id),
+        }
         Some(entry.runner)
     }
 
@@ -203,9 +301,12 @@ impl<R> ObserverRegistry<R> {
         self.entries.len()
     }
 
-    /// What each observer follows, in registration order.
-    pub(crate) fn follows(&self) -> impl Iterator<Item = Follows> + '_ {
-        self.entries.values().map(|entry| entry.follows)
+    /// What each observer follows, and the entity it watches if any, in
+    /// registration order.
+    pub(crate) fn follows(&self) -> impl Iterator<Item = (Follows, Option<Entity>)> + '_ {
+        self.entries
+            .values()
+            .map(|entry| (entry.follows, entry.scope))
     }
 }
 
@@ -220,10 +321,10 @@ mod tests {
     #[test]
     fn the_index_keeps_registration_order_through_removals() {
         let mut registry = ObserverRegistry::<&str>::default();
-        let a = registry.insert(Follows::Component(TriggerKind::Add, id(2)), "a");
-        let b = registry.insert(Follows::Component(TriggerKind::Add, id(2)), "b");
-        let c = registry.insert(Follows::Component(TriggerKind::Add, id(2)), "c");
-        registry.insert(Follows::Component(TriggerKind::Remove, id(0)), "r");
+        let a = registry.insert(Follows::Component(TriggerKind::Add, id(2)), None, "a");
+        let b = registry.insert(Follows::Component(TriggerKind::Add, id(2)), None, "b");
+        let c = registry.insert(Follows::Component(TriggerKind::Add, id(2)), None, "c");
+        registry.insert(Follows::Component(TriggerKind::Remove, id(0)), None, "r");
         assert_eq!(registry.index.observers(TriggerKind::Add, id(2)), [a, b, c]);
         assert_eq!(registry.remove(b), Some(Some("b")));
         assert_eq!(registry.index.observers(TriggerKind::Add, id(2)), [a, c]);
@@ -246,9 +347,9 @@ mod tests {
         struct Hush;
         let mut registry = ObserverRegistry::<&str>::default();
         let boom = TypeId::of::<Boom>();
-        let a = registry.insert(Follows::Event(boom), "a");
-        let b = registry.insert(Follows::Event(boom), "b");
-        let h = registry.insert(Follows::Event(TypeId::of::<Hush>()), "h");
+        let a = registry.insert(Follows::Event(boom), None, "a");
+        let b = registry.insert(Follows::Event(boom), None, "b");
+        let h = registry.insert(Follows::Event(TypeId::of::<Hush>()), None, "h");
         assert_eq!(registry.index.event_observers(boom), [a, b]);
         registry.remove(a);
         assert_eq!(registry.index.event_observers(boom), [b]);
@@ -265,7 +366,11 @@ mod tests {
     #[test]
     fn a_running_observer_is_out_of_its_slot() {
         let mut registry = ObserverRegistry::<String>::default();
-        let a = registry.insert(Follows::Component(TriggerKind::Insert, id(0)), "a".into());
+        let a = registry.insert(
+            Follows::Component(TriggerKind::Insert, id(0)),
+            None,
+            "a".into(),
+        );
         let runner = registry.take(a).unwrap();
         assert_eq!(registry.take(a), None);
         registry.put_back(a, runner);
@@ -276,5 +381,28 @@ mod tests {
             0,
             "putting back into a removed slot drops the runner"
         );
+    }
+
+    #[test]
+    fn observers_on_an_entity_count_for_their_component_and_leave_no_empty_entry() {
+        let mut registry = ObserverRegistry::<&str>::default();
+        let e = Entity::new(3, core::num::NonZeroU32::MIN);
+        let on_add = Follows::Component(TriggerKind::Add, id(4));
+        let a = registry.insert(on_add, Some(e), "a");
+        let b = registry.insert(on_add, Some(e), "b");
+        assert!(registry.index.follows(TriggerKind::Add, id(4)));
+        assert!(registry.index.follows_additions());
+        assert_eq!(
+            registry.index.observers(TriggerKind::Add, id(4)),
+            [],
+            "not global"
+        );
+        assert_eq!(registry.index.scoped_at(e, on_add, 1), Some(b));
+        assert_eq!(registry.index.scoped_on(e), [a, b]);
+        registry.remove(a);
+        registry.remove(b);
+        assert!(!registry.index.follows(TriggerKind::Add, id(4)));
+        assert!(!registry.index.follows_additions());
+        assert!(!registry.index.any_scoped());
     }
 }

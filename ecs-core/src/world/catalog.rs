@@ -59,9 +59,10 @@ impl World {
         self.events.describe(&self.data.resources)
     }
 
-    /// Every observer of a structural event, in registration order: which
-    /// event on which component type it follows. (Observers of custom
-    /// events, `On<E>`, are not listed.)
+    /// Every observer of a structural event on every entity, in
+    /// registration order: which event on which component type it follows.
+    /// (Observers of custom events, `On<E>`, and observers registered on
+    /// one entity are not listed.)
     ///
     /// ```
     /// use ecs_core::prelude::*;
@@ -81,11 +82,11 @@ impl World {
             .registry
             .follows()
             .filter_map(|follows| match follows {
-                Follows::Component(kind, id) => Some(ObserverEntry {
+                (Follows::Component(kind, id), None) => Some(ObserverEntry {
                     kind,
                     component: storages.info(id),
                 }),
-                Follows::Event(_) => None,
+                _ => None,
             })
     }
 }

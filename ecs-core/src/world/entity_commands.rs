@@ -106,6 +106,11 @@ impl<'w> EntityCommands<'_, 'w> {
         self.entity
     }
 
+    /// The commands these entity commands record into.
+    pub(in crate::world) fn recorder(&mut self) -> &mut Commands<'w> {
+        self.commands
+    }
+
     /// Records giving the entity `value` (see [`Commands::insert`]).
     ///
     /// ```

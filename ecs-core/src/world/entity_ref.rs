@@ -151,6 +151,12 @@ impl<'w> EntityMut<'w> {
         }
     }
 
+    /// The world behind the handle, while it is the entity's own.
+    pub(in crate::world) fn home_world(&mut self) -> Result<&mut World, Error> {
+        self.at_home()?;
+        Ok(self.world)
+    }
+
     /// `Ok` while the world behind the handle is the entity's own; whether
     /// the entity is still alive there is the world method's to check.
     fn at_home(&self) -> Result<(), Error> {

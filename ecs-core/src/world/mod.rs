@@ -129,7 +129,10 @@ pub use from_world::FromWorld;
 pub use inspect::{ComponentInspection, EntityInspection, WorldInspection};
 pub use inspect_tree::TreeInspection;
 pub use layout::{LayoutStats, StorageLayout};
-pub use observe::{IntoObserver, MAX_OBSERVER_DEPTH, Observer, ObserverFire, ObserverInput, On};
+pub use observe::{
+    EntityEvent, Event, IntoObserver, MAX_OBSERVER_DEPTH, Observer, ObserverFire, ObserverInput,
+    On, relationship_target,
+};
 pub(crate) use observe::{ObserverRunner, observer_name};
 pub use one_shot::{
     In, InMut, InRef, IntoOneShotSystem, OneShotSystem, SystemId, SystemIn, SystemInput,

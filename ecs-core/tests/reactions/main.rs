@@ -4,6 +4,7 @@
 //! `cargo test --workspace --test reactions -- <module>::`.
 
 mod custom_events;
+mod entity_events;
 mod events;
 mod hooks;
 mod observers;

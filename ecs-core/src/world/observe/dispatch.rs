@@ -20,7 +20,7 @@ use std::sync::Arc;
 use crate::component::ComponentId;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::observer::{Fired, ObserverId, ObserverIndex, TriggerKind};
+use crate::observer::{Fired, Follows, ObserverId, ObserverIndex, TriggerKind};
 use crate::util::{DeferredPanic, PanicPayload, SyncCell};
 
 use super::super::component_hooks::HookKind;
@@ -286,6 +286,7 @@ impl World {
             });
             return Ok(());
         }
+        let mut fire = ObserverFire::structural(event.entity);
         self.run_observers(
             |index, at| {
                 index
@@ -293,9 +294,18 @@ impl World {
                     .get(at)
                     .copied()
             },
-            &mut ObserverFire::structural(event.entity),
+            &mut fire,
             commands,
-        )
+        )?;
+        if self.observers.registry.index.any_scoped() {
+            let follows = Follows::Component(event.kind, event.component);
+            self.run_observers(
+                |index, at| index.scoped_at(event.entity, follows, at),
+                &mut fire,
+                commands,
+            )?;
+        }
+        Ok(())
     }
 
     /// Runs the observers `observer_at` lists (the one at 0, at 1, ...,

@@ -4,18 +4,22 @@
 use core::any::{Any, TypeId};
 
 use crate::entity::Entity;
-use crate::observer::{Event, Follows, Trigger, TriggerKind};
+use crate::observer::{Follows, Trigger, TriggerKind};
 
 use super::super::World;
+use super::event::Event;
 use super::on::On;
 
 /// What an observer runs for, handed to its runner: the entity of a
 /// structural event, or the value of a custom event, which the observer
-/// may change for those after it.
+/// may change for those after it, with where an entity event is now and
+/// where it started, and whether it travels on.
 #[doc(hidden)]
 pub struct ObserverFire<'a> {
     entity: Option<Entity>,
+    original: Option<Entity>,
     event: Option<&'a mut dyn Any>,
+    propagate: bool,
 }
 
 impl<'a> ObserverFire<'a> {
@@ -23,16 +27,32 @@ impl<'a> ObserverFire<'a> {
     pub(in crate::world) fn structural(entity: Entity) -> Self {
         Self {
             entity: Some(entity),
+            original: Some(entity),
             event: None,
+            propagate: false,
         }
     }
 
-    /// The custom event `event`.
-    pub(in crate::world) fn event(event: &'a mut dyn Any) -> Self {
+    /// The custom event `event`, aimed at `entity` now (for an entity
+    /// event) after starting at `original`, travelling on if `propagate`
+    /// stays true.
+    pub(in crate::world) fn event(
+        event: &'a mut dyn Any,
+        entity: Option<Entity>,
+        original: Option<Entity>,
+        propagate: bool,
+    ) -> Self {
         Self {
-            entity: None,
+            entity,
+            original,
             event: Some(event),
+            propagate,
         }
+    }
+
+    /// Whether the event travels on, as its observers left it.
+    pub(in crate::world) fn propagates(&self) -> bool {
+        self.propagate
     }
 }
 
@@ -84,11 +104,16 @@ impl<E: Event> ObserverInput for On<'static, E> {
     }
 
     fn item<'t>(fire: &'t mut ObserverFire<'_>) -> On<'t, E> {
-        let event = fire
-            .event
+        let ObserverFire {
+            entity,
+            original,
+            event,
+            propagate,
+        } = fire;
+        let event = event
             .as_deref_mut()
             .and_then(|event| event.downcast_mut::<E>())
             .expect("an observer of `E` runs for an `E`");
-        On::new(event)
+        On::new(event, *entity, *original, propagate)
     }
 }

@@ -8,10 +8,12 @@
 //! call panics after its change, before the panic goes on (see `dispatch`).
 
 mod dispatch;
+mod event;
 mod input;
 mod on;
 mod trigger;
 pub(in crate::world) use dispatch::DispatchOnUnwind;
+pub use event::{EntityEvent, Event, relationship_target};
 pub use input::{ObserverFire, ObserverInput};
 pub use on::On;
 
@@ -19,12 +21,13 @@ use core::any::type_name;
 use std::sync::Arc;
 
 use crate::component::ComponentId;
+use crate::entity::Entity;
 use crate::error::Error;
 use crate::observer::{Fired, Follows, ObserverId, ObserverRegistry, TriggerKind};
 use crate::util::{ShortName, SyncCell};
 
 use super::component_hooks::HookKind;
-use super::{CommandQueue, World};
+use super::{CommandQueue, EntityCommands, EntityMut, World};
 
 /// How deep observers may trigger observers (an observer's commands firing
 /// observers whose commands fire observers, ...) before the world stops
@@ -325,7 +328,47 @@ impl World {
         Ok(self
             .observers
             .registry
-            .insert(follows, SyncCell::new((name, runner))))
+            .insert(follows, None, SyncCell::new((name, runner))))
+    }
+
+    /// Registers `observer` on the live `entity` alone.
+    fn observe_on<M>(
+        &mut self,
+        entity: Entity,
+        observer: impl IntoObserver<M>,
+    ) -> Result<ObserverId, Error> {
+        let Observer {
+            follows,
+            name,
+            runner,
+            ..
+        } = observer.into_observer()?;
+        self.data.entities.check(entity)?;
+        let follows = follows(self);
+        Ok(self
+            .observers
+            .registry
+            .insert(follows, Some(entity), SyncCell::new((name, runner))))
+    }
+
+    /// Forgets the observers registered on `entity`, which is gone.
+    #[inline]
+    pub(in crate::world) fn forget_observers_of(&mut self, entity: Entity) {
+        if self.observers.registry.index.any_scoped() {
+            for id in self.observers.registry.index.scoped_on(entity) {
+                self.observers.registry.remove(id);
+            }
+        }
+    }
+
+    /// Forgets every observer registered on one entity: the entities are
+    /// gone.
+    pub(in crate::world) fn forget_scoped_observers(&mut self) {
+        if self.observers.registry.index.any_scoped() {
+            for id in self.observers.registry.index.all_scoped() {
+                self.observers.registry.remove(id);
+            }
+        }
     }
 
     /// [`observe`](Self::observe), by the name bevy gives it.
@@ -415,5 +458,101 @@ impl World {
     /// ```
     pub fn take_observer_errors(&mut self) -> Vec<Error> {
         core::mem::take(&mut self.observers.errors)
+    }
+}
+
+impl EntityMut<'_> {
+    /// Registers `observer` on this entity alone: it runs for events aimed
+    /// at the entity ([`EntityEvent`]s, and `OnAdd<T>` / `OnInsert<T>` /
+    /// `OnRemove<T>` on it), after the observers of every entity, in
+    /// registration order. It goes when the entity is despawned;
+    /// [`World::unobserve`] removes it before.
+    ///
+    /// # Panics
+    /// When two of the observer's params conflict, or the entity is gone
+    /// (see [`try_observe`](Self::try_observe), which returns the error).
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Health(u32);
+    /// #[derive(EntityEvent)]
+    /// struct Damage { entity: Entity, amount: u32 }
+    ///
+    /// fn take_damage(ev: On<Damage>, mut q: Query<&mut Health>) {
+    ///     if let Ok(mut health) = q.get_mut(ev.entity()) {
+    ///         health.0 = health.0.saturating_sub(ev.amount);
+    ///     }
+    /// }
+    ///
+    /// let mut world = World::new();
+    /// let knight = world.spawn(Health(50));
+    /// let squire = world.spawn(Health(20));
+    /// world.entity_mut(knight)?.observe(take_damage);
+    /// world.trigger(Damage { entity: knight, amount: 15 });
+    /// world.trigger(Damage { entity: squire, amount: 15 });   // nobody watches the squire
+    /// assert_eq!(world.get::<Health>(knight)?.0, 35);
+    /// assert_eq!(world.get::<Health>(squire)?.0, 20);
+    /// world.despawn(knight)?;
+    /// assert_eq!(world.observer_count(), 0, "its observer went with it");
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn observe<M>(&mut self, observer: impl IntoObserver<M>) -> ObserverId {
+        self.try_observe(observer)
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// As [`observe`](Self::observe), returning the error instead of
+    /// panicking: [`Error::ConflictingAccess`] for params that conflict,
+    /// [`Error::Despawned`] (or another liveness error) when the entity is
+    /// gone.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(EntityEvent)]
+    /// struct Poke { entity: Entity }
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn(());
+    /// let mut handle = world.entity_mut(e)?;
+    /// assert!(handle.try_observe(|_: On<Poke>| {}).is_ok());
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn try_observe<M>(&mut self, observer: impl IntoObserver<M>) -> Result<ObserverId, Error> {
+        let entity = self.id();
+        self.home_world()?.observe_on(entity, observer)
+    }
+}
+
+impl EntityCommands<'_, '_> {
+    /// Records registering `observer` on this entity alone
+    /// ([`EntityMut::observe`]), where the commands apply; an entity gone by
+    /// then, or params that conflict, make a failed command.
+    ///
+    /// ```
+    /// use ecs_core::prelude::*;
+    ///
+    /// #[derive(EntityEvent)]
+    /// struct Poke { entity: Entity }
+    /// #[derive(Default)]
+    /// struct Pokes(u32);
+    ///
+    /// let mut world = World::new();
+    /// world.init_resource::<Pokes>();
+    /// let mut commands = world.commands();
+    /// let e = commands.spawn(());
+    /// commands.entity(e).observe(|_: On<Poke>, mut n: ResMut<Pokes>| n.0 += 1);
+    /// world.flush();
+    /// world.trigger(Poke { entity: e });
+    /// assert_eq!(world.resource::<Pokes>()?.0, 1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn observe<M>(&mut self, observer: impl IntoObserver<M>) -> &mut Self {
+        let entity = self.id();
+        self.recorder()
+            .add_fallible(move |world| world.observe_on(entity, observer).map(drop));
+        self
     }
 }

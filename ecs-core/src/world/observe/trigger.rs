@@ -3,14 +3,15 @@
 //! applies their commands; `commands.trigger` and `DeferredWorld::trigger`
 //! do the same where their commands apply.
 
-use core::any::{Any, TypeId, type_name};
+use core::any::{TypeId, type_name};
 
 use crate::error::Error;
-use crate::observer::Event;
-use crate::util::ShortName;
+use crate::observer::Follows;
+use crate::util::{PanicPayload, ShortName};
 
 use super::super::component_hooks::DeferredWorld;
 use super::super::{Commands, World};
+use super::event::Event;
 use super::{MAX_OBSERVER_DEPTH, ObserverCommands, ObserverFire};
 
 impl World {
@@ -51,37 +52,70 @@ impl World {
     /// assert_eq!(world.len(), 1, "the far one survives");
     /// ```
     pub fn trigger<E: Event>(&mut self, mut event: E) {
-        let type_id = TypeId::of::<E>();
-        if !self
-            .observers
-            .registry
-            .index
-            .event_observers(type_id)
-            .is_empty()
-        {
-            self.trigger_now(&mut event, type_id, type_name::<E>());
+        let index = &self.observers.registry.index;
+        if !index.event_observers(TypeId::of::<E>()).is_empty() || index.any_scoped() {
+            self.trigger_now(&mut event);
         }
     }
 
-    /// Runs the observers of the event type `type_id` for `event`, then
-    /// applies their commands.
+    /// Runs the observers of `event`, along its travel for an entity event,
+    /// then applies their commands.
     #[inline(never)]
-    fn trigger_now(&mut self, event: &mut dyn Any, type_id: TypeId, name: &'static str) {
+    fn trigger_now<E: Event>(&mut self, event: &mut E) {
         if self.observers.depth >= MAX_OBSERVER_DEPTH {
             self.observers.errors.push(Error::EventRecursion {
-                event: ShortName(name).to_string(),
+                event: ShortName(type_name::<E>()).to_string(),
                 depth: self.observers.depth,
             });
             return;
         }
         let mut commands = ObserverCommands::default();
-        let ran = self.run_observers(
-            |index, at| index.event_observers(type_id).get(at).copied(),
-            &mut ObserverFire::event(event),
-            &mut commands,
-        );
+        let ran = self.walk(event, &mut commands);
         self.abandon_on_panic(ran, &mut commands);
         self.apply_observer_commands(commands);
+    }
+
+    /// Runs the observers of `event` everywhere, then, for an entity event,
+    /// those on its target; and again at each entity it travels to, while
+    /// its observers let it and its relationship leads somewhere. A walk
+    /// longer than the world has entities went round a cycle, and stops.
+    fn walk<E: Event>(
+        &mut self,
+        event: &mut E,
+        commands: &mut ObserverCommands,
+    ) -> Result<(), PanicPayload> {
+        let type_id = TypeId::of::<E>();
+        let original = event.current_target();
+        let mut target = original;
+        let mut steps = 0;
+        loop {
+            let mut fire = ObserverFire::event(&mut *event, target, original, E::AUTO_PROPAGATE);
+            self.run_observers(
+                |index, at| index.event_observers(type_id).get(at).copied(),
+                &mut fire,
+                commands,
+            )?;
+            let Some(entity) = target else {
+                return Ok(());
+            };
+            self.run_observers(
+                |index, at| index.scoped_at(entity, Follows::Event(type_id), at),
+                &mut fire,
+                commands,
+            )?;
+            if !fire.propagates() {
+                return Ok(());
+            }
+            let Some(next) = E::next_target(self, entity) else {
+                return Ok(());
+            };
+            steps += 1;
+            if steps > self.len() {
+                return Ok(());
+            }
+            event.retarget(next);
+            target = Some(next);
+        }
     }
 }
 

@@ -318,10 +318,13 @@ impl<'w> Transaction<'w> {
         let world = self.world;
         if !world.follow_departures() {
             world.split().1.despawn(entity);
+            world.forget_observers_of(entity);
             return;
         }
         let commands = world.announce_despawn(entity);
         let despawned = catch_unwind(AssertUnwindSafe(|| world.split().1.despawn(entity)));
+        // Its own observers heard of its departure; none outlives it.
+        world.forget_observers_of(entity);
         world.apply_after(despawned, commands);
     }
 
@@ -332,10 +335,12 @@ impl<'w> Transaction<'w> {
         world.settle_reserved();
         if !world.follow_departures() {
             world.split().1.clear();
+            world.forget_scoped_observers();
             return;
         }
         let commands = world.announce_clear();
         let cleared = catch_unwind(AssertUnwindSafe(|| world.split().1.clear()));
+        world.forget_scoped_observers();
         world.apply_after(cleared, commands);
     }
 
