@@ -20,9 +20,9 @@ pub use crate::schedule::{ErrorHandler, OnEnter, OnExit, Schedule, Stage};
 pub use crate::state::{NextState, State};
 pub use crate::system::{
     Condition, EventReader, EventWriter, In, InMut, InRef, IntoOneShotSystem, IntoSystem,
-    IntoSystemConfigs, IntoTypedSystem, Local, ParamSet, RemovedComponents, Res, ResMut, Single,
-    System, after, any_with_component, before, in_state, not, on_event, resource_added,
-    resource_changed, resource_exists, run_if,
+    IntoSystemConfigs, IntoTypedSystem, Local, ObserverRunIf, ParamSet, RemovedComponents, Res,
+    ResMut, Single, System, after, any_with_component, before, in_state, not, on_event,
+    resource_added, resource_changed, resource_exists, run_if,
 };
 pub use crate::time::Time;
 pub use crate::{

@@ -83,7 +83,8 @@ pub use function::FunctionSystem;
 pub use function::{HasInput, ParamFunction, SystemParamFunction};
 pub use local::Local;
 #[doc(hidden)]
-pub use observer::ObserverFunction;
+pub use observer::{ConditionalMarker, ObserverFunction};
+pub use observer::{ConditionalObserver, ObserverRunIf};
 #[doc(hidden)]
 pub use ordering::NameMarker;
 pub use ordering::{

@@ -3,6 +3,7 @@
 use core::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 
+use crate::change::RunTicks;
 use crate::error::{Error, SystemError};
 use crate::world::{
     CommandQueue, IntoObserver, Observer, ObserverFire, ObserverInput, ObserverRunner,
@@ -10,6 +11,7 @@ use crate::world::{
 };
 
 use super::access::SystemAccess;
+use super::condition::{AnyCondition, Condition, RunCondition};
 use super::last_run::LastRun;
 use super::param::{ParamItem, SystemParam, SystemWorld};
 
@@ -107,6 +109,8 @@ struct FunctionObserver<Marker, F: ObserverFunction<Marker>> {
     function: F,
     state: <F::Param as SystemParam>::State,
     last_run: LastRun,
+    /// The run conditions, every one asked before each run.
+    conditions: Vec<Box<dyn AnyCondition>>,
     /// The observer's name, for the error it returns.
     name: String,
     _marker: PhantomData<fn() -> Marker>,
@@ -123,12 +127,16 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
             function,
             state,
             last_run,
+            conditions,
             ..
         } = self;
         let ran = panic::catch_unwind(AssertUnwindSafe(|| {
             F::Param::prepare(state, world);
             let this_run = world.advance_change_tick();
             let ticks = last_run.ticks(this_run);
+            if !conditions.is_empty() && !holds(conditions, world, ticks)? {
+                return Ok(None);
+            }
             // SAFETY: the world is borrowed exclusively for the whole run, and
             // the params' access was checked free of clashes when the observer
             // was made, so no two of them reach the same data where one writes.
@@ -159,21 +167,131 @@ impl<Marker: 'static, F: ObserverFunction<Marker>> ObserverRunner for FunctionOb
     }
 }
 
+/// Asks every condition (each one, even after a no, as for systems) with
+/// the world to itself; whether all said yes.
+fn holds(
+    conditions: &mut [Box<dyn AnyCondition>],
+    world: &mut World,
+    ticks: RunTicks,
+) -> Result<bool, Error> {
+    let mut all = true;
+    for condition in conditions {
+        condition.prepare(world);
+        // SAFETY: the world is borrowed exclusively for the whole run, and
+        // the condition only reads (checked when the observer was made), its
+        // own params free of clashes: nothing else reaches the world
+        // meanwhile.
+        all &= unsafe { condition.evaluate(SystemWorld::new(world, None, ticks))? };
+    }
+    Ok(all)
+}
+
 impl<Marker: 'static, F: ObserverFunction<Marker>> IntoObserver<Marker> for F {
     fn into_observer(self) -> Result<Observer, Error> {
-        let mut access = SystemAccess::new();
-        let state = F::Param::init(&mut access);
-        let name = observer_name(core::any::type_name::<F>());
-        if let Some(error) = access.clash_error(name.clone(), true) {
+        observer(self, Vec::new())
+    }
+}
+
+/// An observer with run conditions: made by
+/// [`run_if`](ObserverRunIf::run_if) on an observer function; more
+/// conditions chain with its own `run_if`. Every condition is asked before
+/// each run (even after one said no); the observer runs when all say yes.
+///
+/// ```
+/// use ecs_core::prelude::*;
+///
+/// #[derive(Event)]
+/// struct Alarm;
+/// struct Armed;
+/// #[derive(Default)]
+/// struct Rang(u32);
+///
+/// let mut world = World::new();
+/// world.init_resource::<Rang>();
+/// world.observe((|_: On<Alarm>, mut rang: ResMut<Rang>| rang.0 += 1).run_if(resource_exists::<Armed>));
+/// world.trigger(Alarm);
+/// world.insert_resource(Armed);
+/// world.trigger(Alarm);
+/// assert_eq!(world.resource::<Rang>()?.0, 1);
+/// # Ok::<(), Error>(())
+/// ```
+pub struct ConditionalObserver<Marker, F> {
+    function: F,
+    conditions: Vec<RunCondition>,
+    _marker: PhantomData<fn() -> Marker>,
+}
+
+impl<Marker, F> ConditionalObserver<Marker, F> {
+    /// Adds a condition: the observer runs when every one holds.
+    pub fn run_if<M>(mut self, condition: impl Condition<M>) -> Self {
+        self.conditions.push(condition.into_condition());
+        self
+    }
+}
+
+/// Run conditions on observers: `world.observe(on_attack.run_if(cond))`.
+pub trait ObserverRunIf<Marker>: ObserverFunction<Marker> + Sized {
+    /// The observer, run only when `condition` holds (asked before each
+    /// run, with its own change horizon); a condition that writes is
+    /// refused when the observer is registered
+    /// ([`Error::WritingCondition`]).
+    fn run_if<M>(self, condition: impl Condition<M>) -> ConditionalObserver<Marker, Self> {
+        ConditionalObserver {
+            function: self,
+            conditions: vec![condition.into_condition()],
+            _marker: PhantomData,
+        }
+    }
+}
+
+impl<Marker, F: ObserverFunction<Marker>> ObserverRunIf<Marker> for F {}
+
+/// Marks the [`IntoObserver`] impl for an observer with conditions.
+#[doc(hidden)]
+pub enum ConditionalMarker {}
+
+impl<Marker: 'static, F: ObserverFunction<Marker>> IntoObserver<(ConditionalMarker, Marker)>
+    for ConditionalObserver<Marker, F>
+{
+    fn into_observer(self) -> Result<Observer, Error> {
+        observer(self.function, self.conditions)
+    }
+}
+
+/// `function` as an observer guarded by `conditions`, or the error of a
+/// clash among its params or a condition that writes.
+fn observer<Marker: 'static, F: ObserverFunction<Marker>>(
+    function: F,
+    conditions: Vec<RunCondition>,
+) -> Result<Observer, Error> {
+    let mut access = SystemAccess::new();
+    let state = F::Param::init(&mut access);
+    let name = observer_name(core::any::type_name::<F>());
+    if let Some(error) = access.clash_error(name.clone(), true) {
+        return Err(error);
+    }
+    let mut guards = Vec::with_capacity(conditions.len());
+    for condition in conditions {
+        if let Some(error) = condition.access().clash_error(name.clone(), true) {
             return Err(error);
         }
-        let runner = FunctionObserver {
-            function: self,
-            state,
-            last_run: LastRun::new(true),
-            name,
-            _marker: PhantomData,
-        };
-        Ok(Observer::new::<F::Trigger, F>(Box::new(runner)))
+        if let Some((param, type_name)) = condition.access().first_change() {
+            return Err(Error::WritingCondition {
+                system: name,
+                condition: condition.name(),
+                param,
+                type_name,
+            });
+        }
+        guards.push(condition.into_inner());
     }
+    let runner = FunctionObserver {
+        function,
+        state,
+        last_run: LastRun::new(true),
+        conditions: guards,
+        name,
+        _marker: PhantomData,
+    };
+    Ok(Observer::new::<F::Trigger, F>(Box::new(runner)))
 }

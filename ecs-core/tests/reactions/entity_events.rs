@@ -356,3 +356,44 @@ fn bevy_observer_propagation_scenario_goblin_and_armour() -> Result<(), Error> {
     );
     Ok(())
 }
+
+#[derive(States, Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+enum GameState {
+    #[default]
+    Playing,
+    Paused,
+}
+
+/// Run conditions on observers, as on systems: every one asked before each
+/// run; a condition that writes is refused when the observer is registered.
+#[test]
+fn observers_take_run_conditions() -> Result<(), Error> {
+    fn on_attack(ev: On<Attack>, mut log: ResMut<Log>) {
+        log.0.push(format!("attack {}", ev.damage));
+    }
+    let mut world = world_with_log();
+    world.init_state::<GameState>();
+    let mut schedule = Schedule::new();
+    schedule.run(&mut world)?; // enters the first state
+    let knight = world.spawn(());
+    world.observe(on_attack.run_if(in_state(GameState::Playing)));
+    world.trigger(Attack {
+        entity: knight,
+        damage: 1,
+    });
+    world.resource_mut::<NextState<GameState>>()?.set(GameState::Paused);
+    schedule.run(&mut world)?;
+    world.trigger(Attack {
+        entity: knight,
+        damage: 2,
+    });
+    assert_eq!(log(&world), ["attack 1"]);
+
+    let writes = |_: ResMut<Log>| true;
+    let refused = world.try_observe(on_attack.run_if(writes)).unwrap_err();
+    assert!(
+        matches!(&refused, Error::WritingCondition { system, .. } if system == "on_attack"),
+        "{refused}"
+    );
+    Ok(())
+}
