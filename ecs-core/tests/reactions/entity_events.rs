@@ -381,7 +381,9 @@ fn observers_take_run_conditions() -> Result<(), Error> {
         entity: knight,
         damage: 1,
     });
-    world.resource_mut::<NextState<GameState>>()?.set(GameState::Paused);
+    world
+        .resource_mut::<NextState<GameState>>()?
+        .set(GameState::Paused);
     schedule.run(&mut world)?;
     world.trigger(Attack {
         entity: knight,

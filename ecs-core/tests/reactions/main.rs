@@ -5,6 +5,7 @@
 
 mod custom_events;
 mod entity_events;
+mod entity_events_model;
 mod events;
 mod hooks;
 mod observers;
