@@ -399,3 +399,100 @@ fn observers_take_run_conditions() -> Result<(), Error> {
     );
     Ok(())
 }
+
+#[derive(Component)]
+struct Position {
+    x: f32,
+    y: f32,
+}
+
+#[derive(Event)]
+struct Explosion {
+    x: f32,
+    y: f32,
+    radius: f32,
+}
+
+/// A game's global and entity events together, written as a game writes
+/// them: an explosion despawns what it reaches, an attack triggered from a
+/// system is absorbed or reduced by the shield on its way to the knight, and
+/// an observer guarded by a state runs only in that state.
+#[test]
+fn a_game_s_events_and_observers_run_together() -> Result<(), Error> {
+    fn take_damage(ev: On<Attack>, mut q: Query<&mut Health>) {
+        if let Ok(health) = q.get_mut(ev.entity()) {
+            health.0 = health.0.saturating_sub(ev.damage);
+        }
+    }
+    fn on_attack(_: On<Attack>, mut log: ResMut<Log>) {
+        log.0.push("attack while playing".into());
+    }
+    #[derive(Default)]
+    struct Target(Option<Entity>);
+    fn strike(mut commands: Commands, target: Res<Target>) {
+        if let Some(shield) = target.0 {
+            commands.trigger(Attack {
+                entity: shield,
+                damage: 25,
+            });
+        }
+    }
+
+    let mut world = world_with_log();
+    world.init_resource::<Target>();
+    world.init_state::<GameState>();
+    world.observe(
+        |ev: On<Explosion>, mut commands: Commands, q: Query<(Entity, &Position)>| {
+            for (e, p) in q.iter() {
+                if (p.x - ev.x).hypot(p.y - ev.y) < ev.radius {
+                    commands.entity(e).despawn();
+                }
+            }
+        },
+    );
+    let knight = world.spawn(Health(50));
+    let shield = world.spawn((Armor(10), ChildOf(knight)));
+    world
+        .entity_mut(shield)?
+        .observe(|mut ev: On<Attack>, armor: Query<&Armor>| {
+            let a = armor.get(ev.entity()).unwrap();
+            if ev.damage <= a.0 {
+                ev.propagate(false);
+            } else {
+                ev.damage -= a.0;
+            }
+        });
+    world.entity_mut(knight)?.observe(take_damage);
+    world.add_observer(on_attack.run_if(in_state(GameState::Playing)));
+    let crate_near = world.spawn(Position { x: 1.0, y: 1.0 });
+    let crate_far = world.spawn(Position { x: 9.0, y: 9.0 });
+
+    world.trigger(Explosion {
+        x: 0.0,
+        y: 0.0,
+        radius: 5.0,
+    });
+    assert!(!world.is_alive(crate_near) && world.is_alive(crate_far));
+
+    world.resource_mut::<Target>()?.0 = Some(shield);
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, strike)?;
+    schedule.run(&mut world)?;
+    assert_eq!(world.get::<Health>(knight)?.0, 35);
+    assert_eq!(
+        log(&world),
+        ["attack while playing", "attack while playing"],
+        "at the shield, then the knight"
+    );
+    world
+        .resource_mut::<NextState<GameState>>()?
+        .set(GameState::Paused);
+    schedule.run(&mut world)?;
+    assert_eq!(world.get::<Health>(knight)?.0, 20);
+    assert_eq!(
+        log(&world).len(),
+        2,
+        "paused: the guarded observer is quiet"
+    );
+    Ok(())
+}
