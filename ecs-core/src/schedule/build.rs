@@ -144,6 +144,17 @@ impl Schedule {
             }
             names.push(config.name.clone());
         }
+        // A chain orders each system after the one before it, by the names
+        // they have now.
+        for (at, config) in configs.iter_mut().enumerate().skip(1) {
+            if let Some(synced) = config.chained.take() {
+                let previous = names[at - 1].clone();
+                if !synced {
+                    config.unsynced_after.push(previous.clone());
+                }
+                config.after.push(previous);
+            }
+        }
         // The conditions of the sets the new systems join.
         if let Some(slot) = self.stage_slots().find(|s| s.stage == stage) {
             for config in &mut configs {

@@ -37,6 +37,11 @@ pub struct SystemConfig {
     /// The names of `after` the system follows without a sync point: their
     /// commands need not apply before it runs (`chain_ignore_deferred`).
     pub(crate) unsynced_after: Vec<Cow<'static, str>>,
+    /// Whether a chain orders the system after the one before it in its
+    /// group: `Some(true)` with a sync point between them, `Some(false)`
+    /// without. Resolved to a name when the group is added, once a second
+    /// closure of one function has its own name (`#2`).
+    pub(crate) chained: Option<bool>,
     /// The sets the system belongs to.
     pub(crate) sets: Vec<Cow<'static, str>>,
     /// The conditions that must all hold for a run.
@@ -284,6 +289,7 @@ pub(crate) fn config(system: Box<dyn AnySystem>, name: Cow<'static, str>) -> Sys
         after: Vec::new(),
         before: Vec::new(),
         unsynced_after: Vec::new(),
+        chained: None,
         sets: Vec::new(),
         conditions: Vec::new(),
         sees_earlier_changes: true,

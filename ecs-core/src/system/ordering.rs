@@ -151,9 +151,8 @@ pub trait IntoSystemConfigs<Marker>: Sized {
     /// ```
     fn chain(self) -> SystemConfigs {
         let mut configs = self.into_configs();
-        for i in 1..configs.0.len() {
-            let previous = configs.0[i - 1].name.clone();
-            configs.0[i].after.push(previous);
+        for config in configs.0.iter_mut().skip(1) {
+            config.chained = Some(true);
         }
         configs
     }
@@ -186,10 +185,10 @@ pub trait IntoSystemConfigs<Marker>: Sized {
     /// ```
     fn chain_ignore_deferred(self) -> SystemConfigs {
         let mut configs = self.into_configs();
-        for i in 1..configs.0.len() {
-            let previous = configs.0[i - 1].name.clone();
-            configs.0[i].after.push(previous.clone());
-            configs.0[i].unsynced_after.push(previous);
+        for config in configs.0.iter_mut().skip(1) {
+            // A sync point asked for by another chain over the same pair
+            // stays.
+            config.chained.get_or_insert(false);
         }
         configs
     }

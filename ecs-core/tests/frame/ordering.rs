@@ -151,3 +151,29 @@ fn stage_is_copy_and_counts_one_system_in_words() -> Result<(), Error> {
     assert!(text.contains("stage Last: 1 system\n"), "{text}");
     Ok(())
 }
+
+/// A chain of closures from one function: each gets its own name (`#2`,
+/// `#3`, ...) as it is added, and the chain orders each after the one
+/// before it by that name, so none runs beside its predecessor.
+#[test]
+fn a_chain_of_closures_orders_each_after_the_one_before() -> Result<(), Error> {
+    let mut schedule = Schedule::new();
+    schedule.add_system(Stage::Update, || {})?;
+    schedule.add_systems(
+        Stage::Update,
+        ((|| {}).named("first"), || {}, || {}, || {}).chain(),
+    )?;
+    let why = schedule.explain()?;
+    let batches = &why.stage(Stage::Update).unwrap().batches;
+    let closure = "a_chain_of_closures_orders_each_after_the_one_before::{{closure}}";
+    assert_eq!(
+        *batches,
+        [
+            vec![closure.to_owned(), "first".to_owned()],
+            vec![format!("{closure}#2")],
+            vec![format!("{closure}#3")],
+            vec![format!("{closure}#4")],
+        ]
+    );
+    Ok(())
+}
