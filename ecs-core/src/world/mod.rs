@@ -73,9 +73,14 @@
 // snapshot's relationship columns before any world adopts them), `persist.rs` (what persistence
 // reads: the allocator, storages and resources; with feature `serde`, `from_loaded_parts`, which
 // moves a loaded snapshot's storages in with `Transaction::adopt`, and `merge_loaded`), `observe/`
-// (`mod.rs`: `observe`, `unobserve`, the `IntoObserver` trait, the erased `ObserverRunner`,
-// observer errors; `dispatch.rs`: announcing departures, dispatching arrivals to hooks and
-// observers, applying their commands, the recursion limit; the transaction calls each step)
+// (`mod.rs`: `observe`, `add_observer`, `unobserve`, observers on one entity (`EntityMut::observe`,
+// `EntityCommands::observe`, forgotten when the transaction despawns their entity), the
+// `IntoObserver` trait, the erased `ObserverRunner`, observer errors; `dispatch.rs`: announcing
+// departures, dispatching arrivals to hooks and observers (everywhere, then the entity's own),
+// applying their commands, the recursion limit; the transaction calls each step; `event.rs`:
+// `Event`, `EntityEvent`, what an event's travel reads; `trigger.rs`: `trigger` on the world,
+// commands and a deferred world, and an entity event's walk up its relationship; `on.rs`:
+// `On<E>`; `input.rs`: `ObserverInput`, what an observer's first argument is made from)
 
 mod catalog;
 mod change;
