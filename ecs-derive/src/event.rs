@@ -5,28 +5,13 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-use crate::crate_path::CratePath;
-use crate::options::{combine, parse_options};
+use crate::marker::marker_impl;
 
-/// The `Event` impl: the trait has no items; `Send + Sync + 'static` is
-/// checked by the impl itself.
+/// The `Event` impl: the trait's items all have defaults (those of an event
+/// aimed at no entity); `Send + Sync + 'static` is checked by the impl
+/// itself.
 pub(crate) fn derive_event(input: &DeriveInput) -> syn::Result<TokenStream> {
-    let mut errors = Vec::new();
-    let mut krate = CratePath::new();
-    parse_options(
-        &input.attrs,
-        "event",
-        "`crate = \"path\"`",
-        &mut errors,
-        |meta, errors| krate.parse(meta, errors),
-    );
-    combine(errors)?;
-    let krate = krate.get();
-    let name = &input.ident;
-    let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
-    Ok(quote! {
-        impl #impl_generics #krate::Event for #name #type_generics #where_clause {}
-    })
+    marker_impl(input, "event", Vec::new(), |krate| quote!(#krate::Event))
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod entity_event;
 mod entity_fields;
 mod event;
 mod hooks;
+mod marker;
 mod options;
 mod query;
 mod relationship;

@@ -4,8 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Data, DeriveInput};
 
-use crate::crate_path::CratePath;
-use crate::options::{combine, parse_options};
+use crate::marker::marker_impl;
 
 /// The `States` impl: the trait has no items, its supertraits (`Clone`,
 /// `Eq`, `Hash`, `Debug`, `Default`) are derived or written beside it.
@@ -17,21 +16,12 @@ pub(crate) fn derive_states(input: &DeriveInput) -> syn::Result<TokenStream> {
             "`States` cannot be derived for a union: a state is compared and hashed by value",
         ));
     }
-    let mut krate = CratePath::new();
-    parse_options(
-        &input.attrs,
+    marker_impl(
+        input,
         "states",
-        "`crate = \"path\"`",
-        &mut errors,
-        |meta, errors| krate.parse(meta, errors),
-    );
-    combine(errors)?;
-    let krate = krate.get();
-    let name = &input.ident;
-    let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
-    Ok(quote! {
-        impl #impl_generics #krate::state::States for #name #type_generics #where_clause {}
-    })
+        errors,
+        |krate| quote!(#krate::state::States),
+    )
 }
 
 #[cfg(test)]

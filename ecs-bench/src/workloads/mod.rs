@@ -23,6 +23,7 @@ pub mod heavy_compute;
 pub mod hierarchy;
 pub mod memory;
 pub mod merge;
+pub mod observers;
 pub mod random_get;
 pub mod rollback;
 pub mod schedule;
@@ -49,6 +50,8 @@ pub fn all() -> Vec<Workload> {
         empty_systems::workload(),
         schedule_many::workload(),
         commands::workload(),
+        observers::global(),
+        observers::chain(),
         change_detection::workload(),
         merge::workload(),
         rollback::workload(),
