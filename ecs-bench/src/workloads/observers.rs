@@ -88,19 +88,22 @@ fn add<const N: usize>(ping: On<Ping>, mut sum: ResMut<Sum>) {
     sum.0 = sum.0.wrapping_add(ping.0 + N as u64);
 }
 
+/// An ideal observer: adds what it hears to the sum.
+type Observer = fn(u64, &mut u64);
+
 /// What observer `N` adds for an event of value `value`.
 fn added<const N: usize>(value: u64, sum: &mut u64) {
     *sum = sum.wrapping_add(value + N as u64);
 }
 
 struct IdealGlobal {
-    observers: Vec<fn(u64, &mut u64)>,
+    observers: Vec<Observer>,
     sum: u64,
 }
 
 impl Bench for IdealGlobal {
     fn setup() -> Self {
-        let mut observers: Vec<fn(u64, &mut u64)> = Vec::with_capacity(OBSERVERS);
+        let mut observers: Vec<Observer> = Vec::with_capacity(OBSERVERS);
         macro_rules! observe {
             ($n:tt) => {
                 observers.push(added::<$n>);
@@ -163,7 +166,7 @@ struct IdealChain {
     /// Each node's parent; the root (0) has none.
     parents: Vec<Option<usize>>,
     /// The observer on each node: the root's alone.
-    observers: Vec<Option<fn(u64, &mut u64)>>,
+    observers: Vec<Option<Observer>>,
     sum: u64,
 }
 
@@ -176,7 +179,7 @@ impl Bench for IdealChain {
     fn setup() -> Self {
         let parents = (0..DEPTH).map(|i| i.checked_sub(1)).collect();
         let mut observers = vec![None; DEPTH];
-        observers[0] = Some(absorb as fn(u64, &mut u64));
+        observers[0] = Some(absorb as Observer);
         Self {
             parents,
             observers,

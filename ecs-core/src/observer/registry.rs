@@ -9,7 +9,7 @@ use slotmap::SlotMap;
 
 use crate::component::ComponentId;
 use crate::entity::Entity;
-use crate::util::TypeIdHasher;
+use crate::util::{BitsHasher, TypeIdHasher};
 
 use super::{ObserverId, TriggerKind};
 
@@ -49,7 +49,7 @@ pub(crate) struct ObserverIndex {
     by_event: HashMap<TypeId, Vec<ObserverId>, BuildHasherDefault<TypeIdHasher>>,
     /// The observers registered on one entity, with what each follows, in
     /// registration order; an entity nobody observes has no entry.
-    scoped: HashMap<Entity, Vec<(Follows, ObserverId)>>,
+    scoped: HashMap<Entity, Vec<(Follows, ObserverId)>, BuildHasherDefault<BitsHasher>>,
     /// Per component id and kind, how many observers on one entity follow
     /// it (counted in `counts` and `additions` too).
     scoped_by_component: Vec<[usize; 3]>,

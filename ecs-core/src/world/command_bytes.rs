@@ -173,7 +173,12 @@ impl CommandBytes {
 
 impl Drop for CommandBytes {
     fn drop(&mut self) {
-        self.discard();
+        // No record, no value to drop (`bytes` holds exactly `count`
+        // records): the common end of an observer's or a system's buffer
+        // that recorded nothing.
+        if self.count != 0 {
+            self.discard();
+        }
     }
 }
 

@@ -322,15 +322,28 @@ impl World {
         // Observers cannot register or remove observers while they run
         // (that takes `&mut World`, which only their commands get), so the
         // list does not change during the loop.
+        // Most lists are empty: no queue is made for them.
+        if observer_at(&self.observers.registry.index, 0).is_none() {
+            return Ok(());
+        }
         let mut next = 0;
+        // One queue for the loop, handed on whenever a run filled it.
+        let mut queue = CommandQueue::default();
         while let Some(id) = observer_at(&self.observers.registry.index, next) {
             next += 1;
             let Some(stored) = self.observers.registry.take(id) else {
                 continue;
             };
             let (name, mut runner) = stored.into_inner();
-            let mut queue = CommandQueue::default();
             let outcome = catch_unwind(AssertUnwindSafe(|| runner.run(self, fire, &mut queue)));
+            if matches!(outcome, Ok(Ok(()))) && queue.is_empty() {
+                // The usual run: nothing to report, so the name goes back
+                // without a count change.
+                self.observers
+                    .registry
+                    .put_back(id, SyncCell::new((name, runner)));
+                continue;
+            }
             self.observers
                 .registry
                 .put_back(id, SyncCell::new((Arc::clone(&name), runner)));
@@ -345,7 +358,7 @@ impl World {
                 }
             }
             if !queue.is_empty() {
-                commands.push(Recorder::Observer(name), queue);
+                commands.push(Recorder::Observer(name), core::mem::take(&mut queue));
             }
         }
         Ok(())

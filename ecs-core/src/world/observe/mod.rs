@@ -185,6 +185,9 @@ pub(crate) struct Observers {
     pub(in crate::world) depth: usize,
     /// What observers and hooks met, until `take_observer_errors`.
     pub(in crate::world) errors: Vec<Error>,
+    /// A buffer for the ids of the observers one trigger runs, reused
+    /// (a nested trigger finds it taken and makes its own).
+    pub(in crate::world) scratch: Vec<ObserverId>,
 }
 
 impl Observers {

@@ -6,7 +6,7 @@
 use core::any::{TypeId, type_name};
 
 use crate::error::Error;
-use crate::observer::Follows;
+use crate::observer::{Follows, ObserverId};
 use crate::util::{PanicPayload, ShortName};
 
 use super::super::component_hooks::DeferredWorld;
@@ -84,22 +84,41 @@ impl World {
         event: &mut E,
         commands: &mut ObserverCommands,
     ) -> Result<(), PanicPayload> {
+        // The observers everywhere, listed once: none can come or go while
+        // the walk runs (that takes `&mut World`, which only their commands
+        // get, and those apply after it). A nested trigger finds the buffer
+        // taken and lists into a new one.
+        let mut everywhere = core::mem::take(&mut self.observers.scratch);
+        everywhere.clear();
         let type_id = TypeId::of::<E>();
+        everywhere.extend_from_slice(self.observers.registry.index.event_observers(type_id));
+        let walked = self.walk_listed(event, &everywhere, commands);
+        if self.observers.scratch.capacity() < everywhere.capacity() {
+            everywhere.clear();
+            self.observers.scratch = everywhere;
+        }
+        walked
+    }
+
+    /// [`walk`](Self::walk), with the observers everywhere listed.
+    fn walk_listed<E: Event>(
+        &mut self,
+        event: &mut E,
+        everywhere: &[ObserverId],
+        commands: &mut ObserverCommands,
+    ) -> Result<(), PanicPayload> {
+        let follows = Follows::Event(TypeId::of::<E>());
         let original = event.current_target();
         let mut target = original;
         let mut steps = 0;
         loop {
             let mut fire = ObserverFire::event(&mut *event, target, original, E::AUTO_PROPAGATE);
-            self.run_observers(
-                |index, at| index.event_observers(type_id).get(at).copied(),
-                &mut fire,
-                commands,
-            )?;
+            self.run_observers(|_, at| everywhere.get(at).copied(), &mut fire, commands)?;
             let Some(entity) = target else {
                 return Ok(());
             };
             self.run_observers(
-                |index, at| index.scoped_at(entity, Follows::Event(type_id), at),
+                |index, at| index.scoped_at(entity, follows, at),
                 &mut fire,
                 commands,
             )?;
