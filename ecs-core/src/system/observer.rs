@@ -15,9 +15,10 @@ use super::condition::{AnyCondition, Condition, RunCondition};
 use super::last_run::LastRun;
 use super::param::{ParamItem, SystemParam, SystemWorld};
 
-/// A function or closure whose first argument is a [`Trigger`]
+/// A function or closure whose first argument is a trigger
 /// ([`OnAdd`](crate::observer::OnAdd), [`OnInsert`](crate::observer::OnInsert),
-/// [`OnRemove`](crate::observer::OnRemove)) and whose others are
+/// [`OnRemove`](crate::observer::OnRemove), or [`On<E>`](crate::On) for a
+/// custom event) and whose others are
 /// [`SystemParam`]s (up to 15), returning nothing or a `Result<(), E>`
 /// ([`SystemOutput`]), callable as an observer. An `Err` is recorded as
 /// [`Error::ObserverFailed`] with the observer's name, beside its other
